@@ -1,0 +1,12 @@
+//! Modular arithmetic and number-theoretic transforms for the lattice schemes of pqlab.
+//!
+//! Each modulus has its own module; the kernels there are the portable back end, written so that
+//! SIMD twins can later sit beside them with the same function names.
+//!
+//! * [`mldsa`]: q = 8380417 (FIPS 204): Montgomery reduction, NTT and inverse NTT of
+//!   FIPS 204 Algorithms 41 and 42.
+//! * [`ct`]: constant-time helpers shared by the schemes.
+#![no_std]
+
+pub mod ct;
+pub mod mldsa;

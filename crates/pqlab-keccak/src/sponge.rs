@@ -1,0 +1,107 @@
+//! The sponge construction over Keccak-f[1600] (FIPS 202, Section 4 and Algorithm 8), with
+//! incremental absorb and squeeze.
+
+use zeroize::Zeroize;
+
+use crate::keccak::keccak_f1600;
+
+/// A Keccak sponge of rate `RATE` bytes, in its absorbing or squeezing phase.
+///
+/// The state may hold secret material (it does when ML-DSA expands a secret seed), so it is
+/// zeroized on drop.
+#[derive(Clone)]
+pub(crate) struct Sponge<const RATE: usize> {
+    state: [u64; 25],
+    /// Byte offset in the current rate block.
+    pos: usize,
+}
+
+impl<const RATE: usize> Sponge<RATE> {
+    pub(crate) const fn new() -> Self {
+        // The rate of every FIPS 202 function is a whole number of lanes below 200 bytes.
+        const { assert!(RATE % 8 == 0 && RATE < 200) };
+        Self {
+            state: [0; 25],
+            pos: 0,
+        }
+    }
+
+    #[inline]
+    fn xor_byte(&mut self, i: usize, b: u8) {
+        self.state[i / 8] ^= u64::from(b) << (8 * (i % 8));
+    }
+
+    #[inline]
+    fn get_byte(&self, i: usize) -> u8 {
+        (self.state[i / 8] >> (8 * (i % 8))) as u8
+    }
+
+    /// Absorbs `data`; may be called any number of times before [`Sponge::pad`].
+    pub(crate) fn absorb(&mut self, mut data: &[u8]) {
+        // Finish a partly filled block byte by byte.
+        while self.pos != 0 && !data.is_empty() {
+            self.xor_byte(self.pos, data[0]);
+            data = &data[1..];
+            self.pos += 1;
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+        // Whole blocks, a lane at a time.
+        while data.len() >= RATE {
+            let (block, rest) = data.split_at(RATE);
+            for (lane, bytes) in self.state.iter_mut().zip(block.chunks_exact(8)) {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(bytes);
+                *lane ^= u64::from_le_bytes(w);
+            }
+            keccak_f1600(&mut self.state);
+            data = rest;
+        }
+        for &b in data {
+            self.xor_byte(self.pos, b);
+            self.pos += 1;
+        }
+    }
+
+    /// Appends the domain-separation bits `ds` (with the first bit of pad10*1 already merged,
+    /// e.g. 0x06 for SHA-3 and 0x1F for SHAKE), completes pad10*1 and switches to squeezing.
+    pub(crate) fn pad(&mut self, ds: u8) {
+        self.xor_byte(self.pos, ds);
+        self.xor_byte(RATE - 1, 0x80);
+        keccak_f1600(&mut self.state);
+        self.pos = 0;
+    }
+
+    /// Squeezes `out.len()` bytes; may be called any number of times after [`Sponge::pad`].
+    pub(crate) fn squeeze(&mut self, mut out: &mut [u8]) {
+        while !out.is_empty() {
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+            if self.pos % 8 == 0 && out.len() >= 8 {
+                // Whole lanes.
+                let lanes = core::cmp::min(out.len() / 8, (RATE - self.pos) / 8);
+                let (head, tail) = out.split_at_mut(lanes * 8);
+                for (i, chunk) in head.chunks_exact_mut(8).enumerate() {
+                    chunk.copy_from_slice(&self.state[self.pos / 8 + i].to_le_bytes());
+                }
+                self.pos += lanes * 8;
+                out = tail;
+            } else {
+                out[0] = self.get_byte(self.pos);
+                self.pos += 1;
+                out = &mut out[1..];
+            }
+        }
+    }
+}
+
+impl<const RATE: usize> Drop for Sponge<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.pos = 0;
+    }
+}

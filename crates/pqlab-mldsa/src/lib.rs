@@ -1,0 +1,33 @@
+//! ML-DSA, the Module-Lattice-Based Digital Signature Algorithm (FIPS 204), for pqlab.
+//!
+//! * Parameter sets are types: [`MlDsa44`], [`MlDsa65`], [`MlDsa87`]; one generic implementation
+//!   serves all three.
+//! * [`SigningKey`]: key generation from OS randomness or from the 32-byte seed xi
+//!   (Algorithms 1 and 6), import of the expanded encoding (Algorithm 25), hedged or
+//!   deterministic signing with a context (Algorithm 2), HashML-DSA (Algorithm 4), the internal
+//!   interface (Algorithm 7) and external mu.
+//! * [`VerifyingKey`]: verification (Algorithms 3, 5 and 8) and external mu.
+//! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or
+//!   division depends on secret data outside the rejection loops the standard prescribes.
+#![no_std]
+
+mod encode;
+mod error;
+mod keygen;
+mod keys;
+mod mu;
+mod params;
+mod poly;
+mod prehash;
+mod rounding;
+mod sample;
+mod sign;
+mod verify;
+
+pub use error::Error;
+pub use keys::{Signature, SignatureBytes, SigningKey, VerifyingKey};
+pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+pub use prehash::{HashAlg, MAX_DIGEST_LEN};
+
+/// The longest context string that FIPS 204 allows, in bytes.
+pub const MAX_CONTEXT_LEN: usize = 255;
