@@ -1,21 +1,289 @@
-//! Encodings (FIPS 204, Section 7.1 and 7.2).
+//! Encodings (FIPS 204, Sections 7.1 and 7.2: Algorithms 16 to 28).
+//!
+//! Bit strings are packed little-endian: coefficient i occupies bits \[i*bits, (i+1)*bits) of the
+//! byte string, least significant bit first, as BitsToBytes (Algorithm 12) lays them out.
+
+use core::marker::PhantomData;
+
+use pqlab_keccak::Shake256;
+
 use crate::Error;
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::ParameterSet;
+use crate::params::{ByteArray, D, MAX_K, MAX_L, ParameterSet};
+use crate::poly::Poly;
 
-pub(crate) fn pk_encode<P: ParameterSet>(
-    _rho: &[u8; 32],
-    _t1: &[crate::poly::Poly],
-    _out: &mut [u8],
-) {
-    todo!()
+/// FIPS 204, Algorithm 16: SimpleBitPack(w, 2^bits - 1), for coefficients in [0, 2^bits).
+pub(crate) fn simple_bit_pack(w: &Poly, bits: usize, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * bits);
+    let mut acc: u64 = 0;
+    let mut n = 0;
+    let mut k = 0;
+    for &c in w.0.iter() {
+        acc |= u64::from(c as u32) << n;
+        n += bits;
+        while n >= 8 {
+            out[k] = acc as u8;
+            acc >>= 8;
+            n -= 8;
+            k += 1;
+        }
+    }
 }
-pub(crate) fn pk_decode<P: ParameterSet>(_bytes: &[u8]) -> VerifyingKey<P> {
-    todo!()
+
+/// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
+/// bits = bitlen(a + b): packs b - w_i.
+pub(crate) fn bit_pack(w: &Poly, bits: usize, b: i32, out: &mut [u8]) {
+    let mut shifted = Poly::ZERO;
+    for (s, &c) in shifted.0.iter_mut().zip(w.0.iter()) {
+        *s = b - c;
+    }
+    simple_bit_pack(&shifted, bits, out);
+    zeroize::Zeroize::zeroize(&mut shifted);
 }
-pub(crate) fn sk_encode<P: ParameterSet>(_sk: &SigningKey<P>, _out: &mut [u8]) {
-    todo!()
+
+/// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
+pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Poly) {
+    debug_assert_eq!(v.len(), 32 * bits);
+    let mask = (1u64 << bits) - 1;
+    let mut acc: u64 = 0;
+    let mut n = 0;
+    let mut bytes = v.iter();
+    for c in w.0.iter_mut() {
+        while n < bits {
+            acc |= u64::from(*bytes.next().unwrap_or(&0)) << n;
+            n += 8;
+        }
+        *c = (acc & mask) as i32;
+        acc >>= bits;
+        n -= bits;
+    }
 }
-pub(crate) fn sk_decode<P: ParameterSet>(_bytes: &[u8]) -> Result<SigningKey<P>, Error> {
-    todo!()
+
+/// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
+pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Poly) {
+    simple_bit_unpack(v, bits, w);
+    for c in w.0.iter_mut() {
+        *c = b - *c;
+    }
+}
+
+/// FIPS 204, Algorithm 20: HintBitPack(h) for the first K polynomials of `h` (entries 0 or 1).
+/// The signer has checked that h has at most omega ones.
+pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[Poly], y: &mut [u8]) {
+    debug_assert_eq!(y.len(), P::OMEGA + P::K);
+    y.fill(0);
+    let mut index = 0;
+    for i in 0..P::K {
+        for j in 0..256 {
+            if h[i].0[j] != 0 && index < P::OMEGA {
+                y[index] = j as u8;
+                index += 1;
+            }
+        }
+        y[P::OMEGA + i] = index as u8;
+    }
+}
+
+/// FIPS 204, Algorithm 21: HintBitUnpack(y), with every check of the standard: the running
+/// counts are non-decreasing and at most omega, the indices of each polynomial strictly
+/// increase, and the unused index bytes are zero. Returns `false` for ⊥.
+pub(crate) fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [Poly]) -> bool {
+    let mut index = 0usize;
+    for i in 0..P::K {
+        h[i] = Poly::ZERO;
+        let end = usize::from(y[P::OMEGA + i]);
+        if end < index || end > P::OMEGA {
+            return false;
+        }
+        let first = index;
+        while index < end {
+            if index > first && y[index - 1] >= y[index] {
+                return false;
+            }
+            h[i].0[usize::from(y[index])] = 1;
+            index += 1;
+        }
+    }
+    y[index..P::OMEGA].iter().all(|&b| b == 0)
+}
+
+/// FIPS 204, Algorithm 22: pkEncode(rho, t1).
+pub(crate) fn pk_encode<P: ParameterSet>(rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
+    pk[..32].copy_from_slice(rho);
+    for (chunk, t) in pk[32..].chunks_exact_mut(320).zip(t1.iter().take(P::K)) {
+        simple_bit_pack(t, 10, chunk);
+    }
+}
+
+/// tr = H(pk, 64) (FIPS 204, Algorithm 6 line 9 and Algorithm 8 line 6).
+pub(crate) fn hash_public_key(pk: &[u8]) -> [u8; 64] {
+    let mut tr = [0u8; 64];
+    Shake256::digest_parts(&[pk], &mut tr);
+    tr
+}
+
+/// Builds a [`VerifyingKey`] from (rho, t1): encodes it and computes tr.
+pub(crate) fn verifying_key_from_parts<P: ParameterSet>(
+    rho: &[u8; 32],
+    t1: &[Poly; MAX_K],
+) -> VerifyingKey<P> {
+    let mut encoded = P::PkBytes::zeroed();
+    pk_encode::<P>(rho, t1, encoded.as_mut());
+    let tr = hash_public_key(encoded.as_ref());
+    VerifyingKey {
+        encoded,
+        rho: *rho,
+        t1: *t1,
+        tr,
+    }
+}
+
+/// FIPS 204, Algorithm 23: pkDecode(pk). The length has been checked.
+pub(crate) fn pk_decode<P: ParameterSet>(pk: &[u8]) -> VerifyingKey<P> {
+    let mut encoded = P::PkBytes::zeroed();
+    encoded.as_mut().copy_from_slice(pk);
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&pk[..32]);
+    let mut t1 = [Poly::ZERO; MAX_K];
+    for (chunk, t) in pk[32..].chunks_exact(320).zip(t1.iter_mut()) {
+        simple_bit_unpack(chunk, 10, t);
+    }
+    let tr = hash_public_key(pk);
+    VerifyingKey {
+        encoded,
+        rho,
+        t1,
+        tr,
+    }
+}
+
+/// FIPS 204, Algorithm 24: skEncode(rho, K, tr, s1, s2, t0).
+pub(crate) fn sk_encode<P: ParameterSet>(sk: &SigningKey<P>, out: &mut [u8]) {
+    out[..32].copy_from_slice(&sk.rho);
+    out[32..64].copy_from_slice(&sk.key);
+    out[64..128].copy_from_slice(&sk.tr);
+    let eta_len = 32 * P::ETA_BITS;
+    let eta = P::ETA as i32;
+    let (s_part, t0_part) = out[128..].split_at_mut((P::L + P::K) * eta_len);
+    let s = sk.s1.iter().take(P::L).chain(sk.s2.iter().take(P::K));
+    for (chunk, p) in s_part.chunks_exact_mut(eta_len).zip(s) {
+        bit_pack(p, P::ETA_BITS, eta, chunk);
+    }
+    for (chunk, p) in t0_part
+        .chunks_exact_mut(32 * D as usize)
+        .zip(sk.t0.iter().take(P::K))
+    {
+        bit_pack(p, D as usize, 1 << (D - 1), chunk);
+    }
+}
+
+/// FIPS 204, Algorithm 25: skDecode(sk), rejecting s1 or s2 coefficients outside [-eta, eta]
+/// (values that skEncode cannot produce). The length has been checked. The range check
+/// accumulates without early exit, so its timing does not depend on where a bad value sits.
+pub(crate) fn sk_decode<P: ParameterSet>(bytes: &[u8]) -> Result<SigningKey<P>, Error> {
+    let mut sk = SigningKey::<P> {
+        rho: [0; 32],
+        key: [0; 32],
+        tr: [0; 64],
+        s1: [Poly::ZERO; MAX_L],
+        s2: [Poly::ZERO; MAX_K],
+        t0: [Poly::ZERO; MAX_K],
+        seed: None,
+        _params: PhantomData,
+    };
+    sk.rho.copy_from_slice(&bytes[..32]);
+    sk.key.copy_from_slice(&bytes[32..64]);
+    sk.tr.copy_from_slice(&bytes[64..128]);
+    let eta_len = 32 * P::ETA_BITS;
+    let eta = P::ETA as i32;
+    let (s_part, t0_part) = bytes[128..].split_at((P::L + P::K) * eta_len);
+    let mut out_of_range = 0i32;
+    let (s1, s2) = (&mut sk.s1[..P::L], &mut sk.s2[..P::K]);
+    for (chunk, p) in s_part
+        .chunks_exact(eta_len)
+        .zip(s1.iter_mut().chain(s2.iter_mut()))
+    {
+        bit_unpack(chunk, P::ETA_BITS, eta, p);
+        for &c in p.0.iter() {
+            // c = eta - x is at most eta; it is below -eta exactly when c + eta is negative.
+            out_of_range |= (c + eta) >> 31;
+        }
+    }
+    for (chunk, p) in t0_part.chunks_exact(32 * D as usize).zip(sk.t0.iter_mut()) {
+        bit_unpack(chunk, D as usize, 1 << (D - 1), p);
+    }
+    if out_of_range != 0 {
+        return Err(Error::MalformedSecretKey);
+    }
+    Ok(sk)
+}
+
+/// FIPS 204, Algorithm 26: sigEncode(c_tilde, z mod± q, h).
+pub(crate) fn sig_encode<P: ParameterSet>(c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
+    let (ct, rest) = sig.split_at_mut(P::C_TILDE_LEN);
+    ct.copy_from_slice(c_tilde);
+    let z_len = 32 * P::GAMMA1_BITS;
+    let (z_part, h_part) = rest.split_at_mut(P::L * z_len);
+    for (chunk, p) in z_part.chunks_exact_mut(z_len).zip(z.iter().take(P::L)) {
+        bit_pack(p, P::GAMMA1_BITS, P::GAMMA1, chunk);
+    }
+    hint_bit_pack::<P>(h, h_part);
+}
+
+/// FIPS 204, Algorithm 27: sigDecode(sigma). Writes z and h; returns `false` when the hint is
+/// malformed (⊥). The c_tilde part is the first [`ParameterSet::C_TILDE_LEN`] bytes of `sig`.
+pub(crate) fn sig_decode<P: ParameterSet>(
+    sig: &[u8],
+    z: &mut [Poly; MAX_L],
+    h: &mut [Poly; MAX_K],
+) -> bool {
+    let z_len = 32 * P::GAMMA1_BITS;
+    let rest = &sig[P::C_TILDE_LEN..];
+    let (z_part, h_part) = rest.split_at(P::L * z_len);
+    for (chunk, p) in z_part.chunks_exact(z_len).zip(z.iter_mut()) {
+        bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, p);
+    }
+    hint_bit_unpack::<P>(h_part, h)
+}
+
+/// FIPS 204, Algorithm 28: w1Encode(w1) for the first K polynomials, written to `out`
+/// (K * 32 * W1_BITS bytes).
+pub(crate) fn w1_encode<P: ParameterSet>(w1: &[Poly], out: &mut [u8]) {
+    let len = 32 * P::W1_BITS;
+    for (chunk, p) in out.chunks_exact_mut(len).zip(w1.iter().take(P::K)) {
+        simple_bit_pack(p, P::W1_BITS, chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_pack_round_trips() {
+        let mut x: u32 = 1;
+        for bits in [3usize, 4, 6, 10, 13, 18, 20] {
+            let b = 1i32 << (bits - 1);
+            let mut w = Poly::ZERO;
+            for c in w.0.iter_mut() {
+                x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                *c = b - (x >> 8) as i32 % (1 << bits);
+            }
+            let mut buf = [0u8; 32 * 20];
+            bit_pack(&w, bits, b, &mut buf[..32 * bits]);
+            let mut back = Poly::ZERO;
+            bit_unpack(&buf[..32 * bits], bits, b, &mut back);
+            assert_eq!(back, w, "bits={bits}");
+        }
+    }
+
+    #[test]
+    fn simple_bit_pack_is_little_endian() {
+        let mut w = Poly::ZERO;
+        w.0[0] = 0x3ff;
+        w.0[1] = 0x001;
+        let mut buf = [0u8; 320];
+        simple_bit_pack(&w, 10, &mut buf);
+        assert_eq!(&buf[..3], &[0xff, 0x07, 0x00]);
+    }
 }

@@ -1,11 +1,101 @@
-//! Key generation.
+//! Key generation (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
+
+use core::marker::PhantomData;
+
+use pqlab_keccak::Shake256;
+use zeroize::Zeroize;
+
+use crate::encode::verifying_key_from_parts;
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::ParameterSet;
-pub(crate) fn key_gen_internal<P: ParameterSet>(
-    _xi: &[u8; 32],
-) -> (VerifyingKey<P>, SigningKey<P>) {
-    todo!()
+use crate::params::{MAX_K, MAX_L, ParameterSet};
+use crate::poly::Poly;
+use crate::rounding::power2round;
+use crate::sample::{expand_a_entry, expand_s};
+
+/// t = NTT^-1(A_hat o NTT(s1)) + s2 (FIPS 204, Algorithm 6 line 5), with t in [0, q). The matrix
+/// is sampled one entry at a time, so only one polynomial of A_hat is ever held.
+fn compute_t<P: ParameterSet>(
+    rho: &[u8; 32],
+    s1: &[Poly; MAX_L],
+    s2: &[Poly; MAX_K],
+) -> [Poly; MAX_K] {
+    let mut s1_hat = *s1;
+    for p in s1_hat.iter_mut().take(P::L) {
+        p.ntt();
+    }
+    let mut t = [Poly::ZERO; MAX_K];
+    for (i, ti) in t.iter_mut().enumerate().take(P::K) {
+        for (j, s) in s1_hat.iter().enumerate().take(P::L) {
+            let a = expand_a_entry(rho, i, j);
+            pqlab_arith::mldsa::pointwise_acc_montgomery(&mut ti.0, &a.0, &s.0);
+        }
+        ti.reduce();
+        ti.inv_ntt_to_mont();
+        ti.add_assign(&s2[i]);
+        ti.reduce();
+        ti.caddq();
+    }
+    s1_hat.zeroize();
+    t
 }
-pub(crate) fn verifying_key_from_secret<P: ParameterSet>(_sk: &SigningKey<P>) -> VerifyingKey<P> {
-    todo!()
+
+/// Splits t into (t1, t0) with Power2Round (FIPS 204, Algorithm 6 line 6).
+fn power2round_vec<P: ParameterSet>(t: &[Poly; MAX_K]) -> ([Poly; MAX_K], [Poly; MAX_K]) {
+    let mut t1 = [Poly::ZERO; MAX_K];
+    let mut t0 = [Poly::ZERO; MAX_K];
+    for i in 0..P::K {
+        for j in 0..256 {
+            (t1[i].0[j], t0[i].0[j]) = power2round(t[i].0[j]);
+        }
+    }
+    (t1, t0)
+}
+
+/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi).
+pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (VerifyingKey<P>, SigningKey<P>) {
+    // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128)
+    let mut expanded = [0u8; 128];
+    Shake256::digest_parts(&[xi, &[P::K as u8, P::L as u8]], &mut expanded);
+    let mut rho = [0u8; 32];
+    let mut rho_prime = [0u8; 64];
+    let mut key = [0u8; 32];
+    rho.copy_from_slice(&expanded[..32]);
+    rho_prime.copy_from_slice(&expanded[32..96]);
+    key.copy_from_slice(&expanded[96..]);
+    expanded.zeroize();
+
+    let mut s1 = [Poly::ZERO; MAX_L];
+    let mut s2 = [Poly::ZERO; MAX_K];
+    expand_s::<P>(&rho_prime, &mut s1, &mut s2);
+    rho_prime.zeroize();
+
+    let mut t = compute_t::<P>(&rho, &s1, &s2);
+    let (t1, t0) = power2round_vec::<P>(&t);
+    t.zeroize();
+
+    let vk = verifying_key_from_parts::<P>(&rho, &t1);
+    let sk = SigningKey {
+        rho,
+        key,
+        tr: vk.tr,
+        s1,
+        s2,
+        t0,
+        seed: Some(*xi),
+        _params: PhantomData,
+    };
+    key.zeroize();
+    s1.zeroize();
+    s2.zeroize();
+    (vk, sk)
+}
+
+/// The public key of a secret key: recomputes t from (rho, s1, s2) as key generation does and
+/// keeps its high part (FIPS 204, Algorithm 6 lines 5 to 8).
+pub(crate) fn verifying_key_from_secret<P: ParameterSet>(sk: &SigningKey<P>) -> VerifyingKey<P> {
+    let mut t = compute_t::<P>(&sk.rho, &sk.s1, &sk.s2);
+    let (t1, mut t0) = power2round_vec::<P>(&t);
+    t.zeroize();
+    t0.zeroize();
+    verifying_key_from_parts::<P>(&sk.rho, &t1)
 }

@@ -4,7 +4,7 @@ use core::marker::PhantomData;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::encode::{pk_encode, sk_decode, sk_encode};
+use crate::encode::{sk_decode, sk_encode};
 use crate::error::check_len;
 use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
 use crate::poly::Poly;
@@ -38,10 +38,18 @@ pub struct SigningKey<P: ParameterSet> {
 
 /// An encoded ML-DSA signature (FIPS 204: sigEncode output) of the right length. Whether it is
 /// well formed (hint order, z range) is checked by verification, which rejects it otherwise.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Signature<P: ParameterSet> {
     pub(crate) encoded: P::SigBytes,
 }
+
+impl<P: ParameterSet> PartialEq for Signature<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.encoded == other.encoded
+    }
+}
+
+impl<P: ParameterSet> Eq for Signature<P> {}
 
 /// Reads 32 fresh bytes from the operating system.
 #[cfg(feature = "getrandom")]
@@ -316,7 +324,7 @@ impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
 }
 
 /// The owned byte representation of a [`Signature`] (the `signature` crate's `Repr`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct SignatureBytes<P: ParameterSet>(pub P::SigBytes);
 
 impl<P: ParameterSet> AsRef<[u8]> for SignatureBytes<P> {

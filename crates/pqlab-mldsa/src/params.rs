@@ -145,9 +145,9 @@ mod tests {
         assert_eq!(P::PK_LEN, pk);
         assert_eq!(P::SK_LEN, sk);
         assert_eq!(P::SIG_LEN, sig);
-        assert_eq!(core::mem::size_of::<P::PkBytes>(), P::PK_LEN);
-        assert_eq!(core::mem::size_of::<P::SkBytes>(), P::SK_LEN);
-        assert_eq!(core::mem::size_of::<P::SigBytes>(), P::SIG_LEN);
+        assert_eq!(size_of::<P::PkBytes>(), P::PK_LEN);
+        assert_eq!(size_of::<P::SkBytes>(), P::SK_LEN);
+        assert_eq!(size_of::<P::SigBytes>(), P::SIG_LEN);
         assert!(P::K <= MAX_K && P::L <= MAX_L);
     }
 

@@ -1,10 +1,190 @@
-//! Signing.
+//! Signing (FIPS 204, Algorithm 7: ML-DSA.Sign_internal, from line 7 on: mu is given).
+
+use pqlab_keccak::Shake256;
+use zeroize::Zeroize;
+
+use crate::encode::{sig_encode, w1_encode};
 use crate::keys::{Signature, SigningKey};
-use crate::params::ParameterSet;
+use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet, Q};
+use crate::poly::{Poly, matrix_vector_ntt};
+use crate::rounding::{decompose, make_hint};
+use crate::sample::{expand_a_entry, expand_mask, sample_in_ball};
+
+/// The working state of one signing call: the NTT-domain secrets and the matrix. Zeroized on
+/// drop (the matrix is public, but it shares the allocation).
+#[derive(Zeroize)]
+#[zeroize(drop)]
+struct SignState {
+    a_hat: [[Poly; MAX_L]; MAX_K],
+    s1_hat: [Poly; MAX_L],
+    s2_hat: [Poly; MAX_K],
+    t0_hat: [Poly; MAX_K],
+}
+
+/// Largest w1Encode output: k * 32 * bitlen((q - 1) / (2 gamma2) - 1) over all sets.
+const MAX_W1_LEN: usize = 8 * 32 * 6;
+
+/// Computes c * v for every polynomial of `v_hat` (NTT domain), returning normal-domain
+/// polynomials reduced to (-q, q).
+fn c_times(c_hat: &Poly, v_hat: &[Poly], out: &mut [Poly]) {
+    for (o, v) in out.iter_mut().zip(v_hat) {
+        *o = Poly::pointwise(c_hat, v);
+        o.inv_ntt_to_mont();
+    }
+}
+
+/// HighBits / LowBits of every coefficient of w (FIPS 204, Algorithm 36 applied to a vector).
+fn decompose_vec<P: ParameterSet>(w: &[Poly], w1: &mut [Poly], w0: &mut [Poly]) {
+    for i in 0..P::K {
+        for j in 0..256 {
+            (w1[i].0[j], w0[i].0[j]) = if P::GAMMA2 == (Q - 1) / 88 {
+                decompose::<{ (Q - 1) / 88 }>(w[i].0[j])
+            } else {
+                decompose::<{ (Q - 1) / 32 }>(w[i].0[j])
+            };
+        }
+    }
+}
+
+/// MakeHint for every coefficient (FIPS 204, Algorithm 39, in the reference form); returns the
+/// number of ones.
+fn make_hint_vec<P: ParameterSet>(r0: &[Poly], r1: &[Poly], h: &mut [Poly]) -> usize {
+    let mut ones = 0;
+    for i in 0..P::K {
+        for j in 0..256 {
+            let bit = if P::GAMMA2 == (Q - 1) / 88 {
+                make_hint::<{ (Q - 1) / 88 }>(r0[i].0[j], r1[i].0[j])
+            } else {
+                make_hint::<{ (Q - 1) / 32 }>(r0[i].0[j], r1[i].0[j])
+            };
+            h[i].0[j] = bit;
+            ones += bit as usize;
+        }
+    }
+    ones
+}
+
+/// FIPS 204, Algorithm 7: ML-DSA.Sign_internal, lines 1 to 5 and 7 to 33, with mu given.
 pub(crate) fn sign_mu<P: ParameterSet>(
-    _sk: &SigningKey<P>,
-    _mu: &[u8; 64],
-    _rnd: &[u8; 32],
+    sk: &SigningKey<P>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
 ) -> Signature<P> {
-    todo!()
+    // Lines 2 to 5: the NTT-domain secrets and A_hat = ExpandA(rho).
+    let mut st = SignState {
+        a_hat: [[Poly::ZERO; MAX_L]; MAX_K],
+        s1_hat: sk.s1,
+        s2_hat: sk.s2,
+        t0_hat: sk.t0,
+    };
+    for p in st.s1_hat.iter_mut().take(P::L) {
+        p.ntt();
+    }
+    for i in 0..P::K {
+        st.s2_hat[i].ntt();
+        st.t0_hat[i].ntt();
+        for j in 0..P::L {
+            st.a_hat[i][j] = expand_a_entry(&sk.rho, i, j);
+        }
+    }
+
+    // Line 7: rho'' = H(K || rnd || mu, 64).
+    let mut rho_pp = [0u8; 64];
+    Shake256::digest_parts(&[&sk.key, rnd, mu], &mut rho_pp);
+
+    let mut y = [Poly::ZERO; MAX_L];
+    let mut z = [Poly::ZERO; MAX_L];
+    let mut w = [Poly::ZERO; MAX_K];
+    let mut w1 = [Poly::ZERO; MAX_K];
+    let mut w0 = [Poly::ZERO; MAX_K];
+    let mut cs = [Poly::ZERO; MAX_K];
+    let mut h = [Poly::ZERO; MAX_K];
+    let mut c_tilde = [0u8; 64];
+    let mut w1_bytes = [0u8; MAX_W1_LEN];
+    let mut kappa: u16 = 0;
+    let (k, l) = (P::K, P::L);
+
+    loop {
+        // Line 11: y = ExpandMask(rho'', kappa).
+        expand_mask::<P>(&rho_pp, kappa, &mut y);
+        kappa = kappa.wrapping_add(l as u16);
+
+        // Line 12: w = NTT^-1(A_hat o NTT(y)).
+        z[..l].copy_from_slice(&y[..l]);
+        for p in z.iter_mut().take(l) {
+            p.ntt();
+        }
+        matrix_vector_ntt(&mut w[..k], &st.a_hat[..k], &z[..l]);
+        for p in w.iter_mut().take(k) {
+            p.reduce();
+            p.inv_ntt_to_mont();
+            p.caddq();
+        }
+
+        // Lines 13 to 15: w1 = HighBits(w), c_tilde = H(mu || w1Encode(w1), lambda / 4).
+        decompose_vec::<P>(&w[..k], &mut w1[..k], &mut w0[..k]);
+        let w1_len = k * 32 * P::W1_BITS;
+        w1_encode::<P>(&w1[..k], &mut w1_bytes[..w1_len]);
+        Shake256::digest_parts(&[mu, &w1_bytes[..w1_len]], &mut c_tilde[..P::C_TILDE_LEN]);
+
+        // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c).
+        let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
+        c_hat.ntt();
+
+        // Lines 19 to 21: z = y + <<c s1>>, rejected if ||z|| >= gamma1 - beta.
+        c_times(&c_hat, &st.s1_hat[..l], &mut z[..l]);
+        let mut reject = false;
+        for i in 0..l {
+            z[i].add_assign(&y[i]);
+            z[i].reduce();
+            reject |= z[i].norm_exceeds(P::GAMMA1 - P::BETA);
+        }
+        if reject {
+            continue;
+        }
+
+        // Lines 20 and 23: r0 = LowBits(w - <<c s2>>) = w0 - c s2 when the high bits do not move,
+        // rejected if ||r0|| >= gamma2 - beta.
+        c_times(&c_hat, &st.s2_hat[..k], &mut cs[..k]);
+        for i in 0..k {
+            w0[i].sub_assign(&cs[i]);
+            w0[i].reduce();
+            reject |= w0[i].norm_exceeds(P::GAMMA2 - P::BETA);
+        }
+        if reject {
+            continue;
+        }
+
+        // Lines 25 to 28: <<c t0>>, h = MakeHint(-<<c t0>>, w - <<c s2>> + <<c t0>>), rejected if
+        // ||c t0|| >= gamma2 or h has more than omega ones.
+        c_times(&c_hat, &st.t0_hat[..k], &mut cs[..k]);
+        for i in 0..k {
+            cs[i].reduce();
+            reject |= cs[i].norm_exceeds(P::GAMMA2);
+            w0[i].add_assign(&cs[i]);
+        }
+        if reject {
+            continue;
+        }
+        if make_hint_vec::<P>(&w0[..k], &w1[..k], &mut h[..k]) > P::OMEGA {
+            continue;
+        }
+
+        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h).
+        let mut encoded = P::SigBytes::zeroed();
+        sig_encode::<P>(
+            &c_tilde[..P::C_TILDE_LEN],
+            &z[..l],
+            &h[..k],
+            encoded.as_mut(),
+        );
+        rho_pp.zeroize();
+        y.zeroize();
+        z.zeroize();
+        w.zeroize();
+        w0.zeroize();
+        w1.zeroize();
+        cs.zeroize();
+        return Signature { encoded };
+    }
 }

@@ -1,10 +1,92 @@
-//! Verification.
+//! Verification (FIPS 204, Algorithm 8: ML-DSA.Verify_internal, from line 7 on: mu is given).
+
+use pqlab_keccak::Shake256;
+use subtle::ConstantTimeEq;
+
+use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
-use crate::params::ParameterSet;
+use crate::params::{D, MAX_K, MAX_L, ParameterSet, Q};
+use crate::poly::Poly;
+use crate::rounding::use_hint;
+use crate::sample::{expand_a_entry, sample_in_ball};
+
+/// Largest w1Encode output over all parameter sets.
+const MAX_W1_LEN: usize = 8 * 32 * 6;
+
+/// FIPS 204, Algorithm 8: ML-DSA.Verify_internal with mu = H(tr || M', 64) given.
 pub(crate) fn verify_mu<P: ParameterSet>(
-    _vk: &VerifyingKey<P>,
-    _mu: &[u8; 64],
-    _sig: &Signature<P>,
+    vk: &VerifyingKey<P>,
+    mu: &[u8; 64],
+    sig: &Signature<P>,
 ) -> bool {
-    todo!()
+    let sig = sig.encoded.as_ref();
+    let (k, l) = (P::K, P::L);
+
+    // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma); return false if h = ⊥.
+    let mut z = [Poly::ZERO; MAX_L];
+    let mut h = [Poly::ZERO; MAX_K];
+    if !sig_decode::<P>(sig, &mut z, &mut h) {
+        return false;
+    }
+    let c_tilde = &sig[..P::C_TILDE_LEN];
+
+    // Line 13 (checked first, it is cheap): ||z|| < gamma1 - beta.
+    if z.iter()
+        .take(l)
+        .any(|p| p.norm_exceeds(P::GAMMA1 - P::BETA))
+    {
+        return false;
+    }
+
+    // Line 9: c = SampleInBall(c_tilde).
+    let mut c_hat = sample_in_ball::<P>(c_tilde);
+    c_hat.ntt();
+
+    // Line 10: w'_approx = NTT^-1(A_hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)), A_hat one entry at a
+    // time.
+    for p in z.iter_mut().take(l) {
+        p.ntt();
+    }
+    let mut w1_bytes = [0u8; MAX_W1_LEN];
+    let w1_len = 32 * P::W1_BITS;
+    for i in 0..k {
+        let mut w = Poly::ZERO;
+        for j in 0..l {
+            let a = expand_a_entry(&vk.rho, i, j);
+            pqlab_arith::mldsa::pointwise_acc_montgomery(&mut w.0, &a.0, &z[j].0);
+        }
+        let mut t1 = vk.t1[i];
+        for c in t1.0.iter_mut() {
+            *c <<= D;
+        }
+        t1.ntt();
+        let ct1 = Poly::pointwise(&c_hat, &t1);
+        w.sub_assign(&ct1);
+        w.reduce();
+        w.inv_ntt_to_mont();
+        w.caddq();
+
+        // Line 11: w1' = UseHint(h, w'_approx).
+        let mut w1 = Poly::ZERO;
+        for j in 0..256 {
+            let hint = h[i].0[j] != 0;
+            w1.0[j] = if P::GAMMA2 == (Q - 1) / 88 {
+                use_hint::<{ (Q - 1) / 88 }>(hint, w.0[j])
+            } else {
+                use_hint::<{ (Q - 1) / 32 }>(hint, w.0[j])
+            };
+        }
+        w1_encode::<P>(
+            core::slice::from_ref(&w1),
+            &mut w1_bytes[i * w1_len..(i + 1) * w1_len],
+        );
+    }
+
+    // Lines 12 and 13: c_tilde' = H(mu || w1Encode(w1'), lambda / 4); compare.
+    let mut c_tilde_prime = [0u8; 64];
+    Shake256::digest_parts(
+        &[mu, &w1_bytes[..k * w1_len]],
+        &mut c_tilde_prime[..P::C_TILDE_LEN],
+    );
+    bool::from(c_tilde.ct_eq(&c_tilde_prime[..P::C_TILDE_LEN]))
 }
