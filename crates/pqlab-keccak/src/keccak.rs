@@ -28,50 +28,52 @@ const RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
-/// Rotation offsets of the rho step, in the order the combined rho-pi walk visits the lanes.
-const RHO: [u32; 24] = [
-    1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44,
-];
-
-/// Lane indices (x + 5y) of the pi step, in the order of the combined rho-pi walk.
-const PI: [usize; 24] = [
-    10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1,
-];
-
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     for rc in RC {
-        // theta (Algorithm 1)
+        // theta (Algorithm 1): D[x] = C[x-1] ^ rot(C[x+1], 1).
         let mut c = [0u64; 5];
         for x in 0..5 {
             c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
         }
+        let mut d = [0u64; 5];
         for x in 0..5 {
-            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
-            for y in 0..5 {
-                a[x + 5 * y] ^= d;
-            }
+            d[x] = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
         }
-        // rho and pi (Algorithms 2 and 3), walked as one cycle over the 24 non-origin lanes
-        let mut current = a[1];
-        for (&rot, &dest) in RHO.iter().zip(PI.iter()) {
-            let next = a[dest];
-            a[dest] = current.rotate_left(rot);
-            current = next;
-        }
+        // theta's XOR of D, rho (Algorithm 2) and pi (Algorithm 3) in one step, written out lane
+        // by lane: B[y + 5((2x + 3y) mod 5)] = rot(A[x + 5y] ^ D[x], r[x][y]).
+        let mut b = [0u64; 25];
+        b[0] = a[0] ^ d[0];
+        b[10] = (a[1] ^ d[1]).rotate_left(1);
+        b[20] = (a[2] ^ d[2]).rotate_left(62);
+        b[5] = (a[3] ^ d[3]).rotate_left(28);
+        b[15] = (a[4] ^ d[4]).rotate_left(27);
+        b[16] = (a[5] ^ d[0]).rotate_left(36);
+        b[1] = (a[6] ^ d[1]).rotate_left(44);
+        b[11] = (a[7] ^ d[2]).rotate_left(6);
+        b[21] = (a[8] ^ d[3]).rotate_left(55);
+        b[6] = (a[9] ^ d[4]).rotate_left(20);
+        b[7] = (a[10] ^ d[0]).rotate_left(3);
+        b[17] = (a[11] ^ d[1]).rotate_left(10);
+        b[2] = (a[12] ^ d[2]).rotate_left(43);
+        b[12] = (a[13] ^ d[3]).rotate_left(25);
+        b[22] = (a[14] ^ d[4]).rotate_left(39);
+        b[23] = (a[15] ^ d[0]).rotate_left(41);
+        b[8] = (a[16] ^ d[1]).rotate_left(45);
+        b[18] = (a[17] ^ d[2]).rotate_left(15);
+        b[3] = (a[18] ^ d[3]).rotate_left(21);
+        b[13] = (a[19] ^ d[4]).rotate_left(8);
+        b[14] = (a[20] ^ d[0]).rotate_left(18);
+        b[24] = (a[21] ^ d[1]).rotate_left(2);
+        b[9] = (a[22] ^ d[2]).rotate_left(61);
+        b[19] = (a[23] ^ d[3]).rotate_left(56);
+        b[4] = (a[24] ^ d[4]).rotate_left(14);
         // chi (Algorithm 4)
         for y in 0..5 {
-            let row = [
-                a[5 * y],
-                a[5 * y + 1],
-                a[5 * y + 2],
-                a[5 * y + 3],
-                a[5 * y + 4],
-            ];
             for x in 0..5 {
-                a[x + 5 * y] = row[x] ^ (!row[(x + 1) % 5] & row[(x + 2) % 5]);
+                a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
             }
         }
         // iota (Algorithm 6)

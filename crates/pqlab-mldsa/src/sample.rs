@@ -63,10 +63,12 @@ pub(crate) fn rej_ntt_poly(seed: &[u8; 34]) -> Poly {
 }
 
 /// FIPS 204, Algorithm 15: CoeffFromHalfByte(b) for eta = `ETA`; `None` stands for ⊥.
+/// The reduction mod 5 is a multiply-and-shift (exact for b < 15), never a division.
 #[inline]
 fn coeff_from_half_byte<const ETA: u32>(b: u8) -> Option<i32> {
     if ETA == 2 && b < 15 {
-        Some(2 - i32::from(b % 5))
+        let b = i32::from(b);
+        Some(2 - (b - 5 * ((b * 205) >> 10)))
     } else if ETA == 4 && b < 9 {
         Some(4 - i32::from(b))
     } else {

@@ -10,12 +10,10 @@ use crate::poly::{Poly, matrix_vector_ntt};
 use crate::rounding::{decompose, make_hint};
 use crate::sample::{expand_a_entry, expand_mask, sample_in_ball};
 
-/// The working state of one signing call: the NTT-domain secrets and the matrix. Zeroized on
-/// drop (the matrix is public, but it shares the allocation).
+/// The NTT-domain secrets of one signing call, zeroized on drop.
 #[derive(Zeroize)]
 #[zeroize(drop)]
-struct SignState {
-    a_hat: [[Poly; MAX_L]; MAX_K],
+struct SecretsHat {
     s1_hat: [Poly; MAX_L],
     s2_hat: [Poly; MAX_K],
     t0_hat: [Poly; MAX_K],
@@ -71,8 +69,8 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     rnd: &[u8; 32],
 ) -> Signature<P> {
     // Lines 2 to 5: the NTT-domain secrets and A_hat = ExpandA(rho).
-    let mut st = SignState {
-        a_hat: [[Poly::ZERO; MAX_L]; MAX_K],
+    let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
+    let mut st = SecretsHat {
         s1_hat: sk.s1,
         s2_hat: sk.s2,
         t0_hat: sk.t0,
@@ -84,7 +82,7 @@ pub(crate) fn sign_mu<P: ParameterSet>(
         st.s2_hat[i].ntt();
         st.t0_hat[i].ntt();
         for j in 0..P::L {
-            st.a_hat[i][j] = expand_a_entry(&sk.rho, i, j);
+            a_hat[i][j] = expand_a_entry(&sk.rho, i, j);
         }
     }
 
@@ -114,7 +112,7 @@ pub(crate) fn sign_mu<P: ParameterSet>(
         for p in z.iter_mut().take(l) {
             p.ntt();
         }
-        matrix_vector_ntt(&mut w[..k], &st.a_hat[..k], &z[..l]);
+        matrix_vector_ntt(&mut w[..k], &a_hat[..k], &z[..l]);
         for p in w.iter_mut().take(k) {
             p.reduce();
             p.inv_ntt_to_mont();

@@ -1,0 +1,194 @@
+//! The command-line grammar (clap derive) and the handling of clap's own errors: usage errors
+//! print one line to standard error and exit with status 2; `--help` and `--version` print
+//! to standard output and exit with status 0.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// pqlab: post-quantum signatures and KEMs (FIPS 204 ML-DSA; more to come).
+///
+/// Exit status: 0 success (for verify: the signature is valid), 1 the signature does not
+/// verify, 2 a usage or input error.
+#[derive(Debug, Parser)]
+#[command(name = "pqlab", version)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the algorithms with their standards and sizes in bytes.
+    List,
+    /// Generate a key pair and write both key files.
+    Keygen(KeygenArgs),
+    /// Sign a message (from --in or standard input).
+    Sign(SignArgs),
+    /// Verify a signature: prints "valid" (exit 0) or "invalid signature" (exit 1).
+    Verify(VerifyArgs),
+}
+
+/// The encoding of key files written by `keygen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The standard's byte encoding (for ML-DSA: pkEncode and the expanded skEncode).
+    Raw,
+    /// PEM: SubjectPublicKeyInfo and PKCS#8 (seed form) with the NIST OIDs.
+    Pem,
+}
+
+/// Arguments of `pqlab keygen`.
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// The algorithm (see `pqlab list`).
+    #[arg(value_name = "ALG")]
+    pub alg: String,
+    /// Where to write the public key.
+    #[arg(long, value_name = "PK")]
+    pub public_key: PathBuf,
+    /// Where to write the secret key (readable by the owner only).
+    #[arg(long, value_name = "SK")]
+    pub secret_key: PathBuf,
+    /// Derive the key pair from this seed (hex; 32 bytes for ML-DSA) instead of OS randomness.
+    #[arg(long, value_name = "HEX")]
+    pub seed: Option<String>,
+    /// The key file format. Reading detects the format by itself.
+    #[arg(long, value_enum, default_value_t = Format::Raw)]
+    pub format: Format,
+}
+
+/// Arguments of `pqlab sign`.
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    /// The algorithm (see `pqlab list`).
+    #[arg(value_name = "ALG")]
+    pub alg: String,
+    /// The secret key file (raw or PEM).
+    #[arg(long, value_name = "SK")]
+    pub secret_key: PathBuf,
+    /// The message file [default: standard input].
+    #[arg(long = "in", value_name = "MSG")]
+    pub input: Option<PathBuf>,
+    /// Where to write the signature [default: standard output].
+    #[arg(long, value_name = "SIG")]
+    pub out: Option<PathBuf>,
+    /// The context string, in hex (at most 255 bytes) [default: empty].
+    #[arg(long, value_name = "HEX")]
+    pub context: Option<String>,
+    /// Deterministic signing (rnd = 0) instead of hedged signing with OS randomness.
+    #[arg(long)]
+    pub deterministic: bool,
+    /// Sign with HashML-DSA, pre-hashing the message with HASH (sha2-224, sha2-256, sha2-384,
+    /// sha2-512, sha2-512/224, sha2-512/256, sha3-224, sha3-256, sha3-384, sha3-512,
+    /// shake-128, shake-256).
+    #[arg(long, value_name = "HASH")]
+    pub prehash: Option<String>,
+}
+
+/// Arguments of `pqlab verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The algorithm (see `pqlab list`).
+    #[arg(value_name = "ALG")]
+    pub alg: String,
+    /// The public key file (raw or PEM).
+    #[arg(long, value_name = "PK")]
+    pub public_key: PathBuf,
+    /// The signature file (raw).
+    #[arg(long, value_name = "SIG")]
+    pub signature: PathBuf,
+    /// The message file [default: standard input].
+    #[arg(long = "in", value_name = "MSG")]
+    pub input: Option<PathBuf>,
+    /// The context string, in hex (at most 255 bytes) [default: empty].
+    #[arg(long, value_name = "HEX")]
+    pub context: Option<String>,
+    /// Verify a HashML-DSA signature made with pre-hash HASH (see `pqlab sign --help`).
+    #[arg(long, value_name = "HASH")]
+    pub prehash: Option<String>,
+}
+
+/// Parses the command line. On `--help` or `--version` prints them and returns the exit status
+/// 0; on a usage error prints one line to standard error and returns the exit status 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    let err = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(err) => err,
+    };
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Nothing useful can be done if standard output is closed.
+            let _ = err.print();
+            Err(ExitCode::SUCCESS)
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprint!("{}", err.render());
+            Err(ExitCode::from(2))
+        }
+        _ => {
+            eprintln!("pqlab: error: {}", one_line(&err.render().to_string()));
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Folds clap's error text (message, details, tips; then usage) into one line: everything
+/// before the usage, joined with spaces, plus a pointer to `--help`.
+fn one_line(text: &str) -> String {
+    let mut parts = Vec::new();
+    let mut command = "pqlab".to_string();
+    let mut lines = text.lines().map(str::trim);
+    for line in lines.by_ref() {
+        if let Some(usage) = line.strip_prefix("Usage:") {
+            // "Usage: pqlab keygen [OPTIONS] ..." names the (sub)command.
+            let words: Vec<&str> = usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['-', '[', '<']))
+                .collect();
+            if !words.is_empty() {
+                command = words.join(" ");
+            }
+            break;
+        }
+        if line.starts_with("For more information") {
+            break;
+        }
+        if !line.is_empty() {
+            parts.push(line.strip_prefix("error: ").unwrap_or(line));
+        }
+    }
+    let mut msg = parts.join(" ");
+    if msg.is_empty() {
+        msg = "invalid command line".into();
+    }
+    msg.push_str(&format!(" (see '{command} --help')"));
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn errors_fold_to_one_line() {
+        let text = "error: the following required arguments were not provided:\n  \
+                    --public-key <PK>\n\nUsage: pqlab keygen --public-key <PK> <ALG>\n\n\
+                    For more information, try '--help'.\n";
+        assert_eq!(
+            one_line(text),
+            "the following required arguments were not provided: --public-key <PK> \
+             (see 'pqlab keygen --help')"
+        );
+    }
+}

@@ -1,0 +1,290 @@
+//! The subcommands: `list`, `keygen`, `sign` and `verify`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use pqlab_mldsa::{HashAlg, MAX_CONTEXT_LEN};
+use zeroize::Zeroizing;
+
+use crate::algs::{self, Algorithm, Kind, SignOptions, SignatureScheme};
+use crate::cli::{Command, KeygenArgs, SignArgs, VerifyArgs};
+use crate::error::{CliError, CliResult};
+use crate::{io, keyfile};
+
+/// How a command that ran to the end turned out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Success (exit status 0).
+    Success,
+    /// The signature does not verify (exit status 1).
+    InvalidSignature,
+}
+
+/// Runs a subcommand.
+pub fn run(command: Command) -> CliResult<Outcome> {
+    match command {
+        Command::List => list(),
+        Command::Keygen(args) => keygen(&args),
+        Command::Sign(args) => sign(&args),
+        Command::Verify(args) => verify(&args),
+    }
+}
+
+/// Looks up the algorithm named on the command line.
+fn algorithm(name: &str) -> CliResult<&'static dyn Algorithm> {
+    algs::find(name).ok_or_else(|| {
+        CliError::new(format!(
+            "unknown algorithm '{name}' (known: {})",
+            algs::names()
+        ))
+    })
+}
+
+/// Looks up a signature scheme named on the command line.
+fn signature_scheme(
+    name: &str,
+) -> CliResult<(&'static dyn Algorithm, &'static dyn SignatureScheme)> {
+    let alg = algorithm(name)?;
+    match alg.as_signature() {
+        Some(scheme) => Ok((alg, scheme)),
+        None => Err(CliError::new(format!(
+            "{} is a {}, not a signature scheme",
+            alg.info().name,
+            alg.info().kind.as_str()
+        ))),
+    }
+}
+
+/// Decodes a hex argument.
+fn hex_arg(flag: &str, text: &str) -> CliResult<Zeroizing<Vec<u8>>> {
+    hex::decode(text)
+        .map(Zeroizing::new)
+        .map_err(|e| CliError::new(format!("{flag}: not valid hex: {e}")))
+}
+
+/// Decodes `--context`, at most 255 bytes.
+fn context_arg(text: Option<&str>) -> CliResult<Vec<u8>> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let ctx = hex_arg("--context", text)?;
+    if ctx.len() > MAX_CONTEXT_LEN {
+        return Err(CliError::new(format!(
+            "--context: {} bytes, at most {MAX_CONTEXT_LEN} are allowed",
+            ctx.len()
+        )));
+    }
+    Ok(ctx.to_vec())
+}
+
+/// Looks up `--prehash`.
+fn prehash_arg(name: Option<&str>) -> CliResult<Option<HashAlg>> {
+    let Some(name) = name else { return Ok(None) };
+    HashAlg::from_name(name).map(Some).map_err(|_| {
+        let known: Vec<String> = HashAlg::ALL
+            .iter()
+            .map(|h| h.name().to_ascii_lowercase())
+            .collect();
+        CliError::new(format!(
+            "--prehash: unknown hash function '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Writes text to standard output, reporting (not panicking on) a closed pipe.
+fn print(text: &str) -> CliResult<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| {
+            CliError::new(format!(
+                "cannot write to standard output: {}",
+                io::io_message(&e)
+            ))
+        })
+}
+
+/// `pqlab list`: a table of the algorithms with their standards and sizes in bytes.
+fn list() -> CliResult<Outcome> {
+    let infos: Vec<_> = algs::ALGORITHMS.iter().map(|a| a.info()).collect();
+    let any_kem = infos.iter().any(|i| i.kind == Kind::Kem);
+    let mut header = vec![
+        "algorithm",
+        "standard",
+        "kind",
+        "public key",
+        "secret key",
+        "signature",
+    ];
+    if any_kem {
+        header.push("ciphertext");
+    }
+    let size = |n: Option<usize>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+    let rows: Vec<Vec<String>> = infos
+        .iter()
+        .map(|i| {
+            let mut row = vec![
+                i.name.to_string(),
+                i.standard.to_string(),
+                i.kind.as_str().to_string(),
+                i.public_key_len.to_string(),
+                i.secret_key_len.to_string(),
+                size(i.signature_len),
+            ];
+            if any_kem {
+                row.push(size(i.ciphertext_len));
+            }
+            row
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    let mut line = |cells: &[&str]| {
+        let mut l = String::new();
+        for (c, cell) in cells.iter().enumerate() {
+            // Names and words left-aligned, sizes right-aligned.
+            if c < 3 {
+                l.push_str(&format!("{cell:<w$}  ", w = widths[c]));
+            } else {
+                l.push_str(&format!("{cell:>w$}  ", w = widths[c]));
+            }
+        }
+        text.push_str(l.trim_end());
+        text.push('\n');
+    };
+    line(&header);
+    for row in &rows {
+        line(&row.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+    text.push_str("(sizes in bytes; the secret key is the expanded encoding)\n");
+    print(&text)?;
+    Ok(Outcome::Success)
+}
+
+/// True if `a` and `b` name the same file (so that one output would overwrite the other).
+fn same_destination(a: &Path, b: &Path) -> bool {
+    fn resolve(p: &Path) -> Option<PathBuf> {
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(parent.canonicalize().ok()?.join(p.file_name()?))
+    }
+    a == b || matches!((resolve(a), resolve(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// `pqlab keygen`: generates a key pair and writes both files, or neither.
+fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
+    let alg = algorithm(&args.alg)?;
+    let info = alg.info();
+    let seed = match &args.seed {
+        Some(text) => {
+            let seed = hex_arg("--seed", text)?;
+            if seed.len() != info.seed_len {
+                return Err(CliError::new(format!(
+                    "--seed: expected {} bytes ({} hex digits) for {}, found {}",
+                    info.seed_len,
+                    2 * info.seed_len,
+                    info.name,
+                    seed.len()
+                )));
+            }
+            Some(seed)
+        }
+        None => None,
+    };
+    if same_destination(&args.public_key, &args.secret_key) {
+        return Err(CliError::new(
+            "--public-key and --secret-key name the same file",
+        ));
+    }
+    let pair = alg
+        .keygen(seed.as_ref().map(|s| s.as_slice()))
+        .map_err(|e| CliError::new(format!("key generation failed: {e}")))?;
+    let pk = keyfile::encode_public_key(alg, &pair.public, args.format)?;
+    let sk = keyfile::encode_secret_key(alg, &pair.secret, args.format)?;
+    let pk = io::stage("public key file", &args.public_key, &pk, false)?;
+    let sk = io::stage("secret key file", &args.secret_key, &sk, true)?;
+    io::commit_pair(sk, pk)?;
+    Ok(Outcome::Success)
+}
+
+/// `pqlab sign`: signs the message and writes the raw signature.
+fn sign(args: &SignArgs) -> CliResult<Outcome> {
+    let (alg, scheme) = signature_scheme(&args.alg)?;
+    let context = context_arg(args.context.as_deref())?;
+    let prehash = prehash_arg(args.prehash.as_deref())?;
+    let to_terminal = match &args.out {
+        None => true,
+        Some(p) => p.as_os_str() == "-",
+    } && std::io::stdout().is_terminal();
+    if to_terminal {
+        return Err(CliError::new(
+            "refusing to write a binary signature to a terminal; use --out FILE or redirect",
+        ));
+    }
+    if let Some(out) = &args.out {
+        if out.as_os_str() != "-" && same_destination(out, &args.secret_key) {
+            return Err(CliError::new(
+                "--out names the secret key file; the signature would overwrite the key",
+            ));
+        }
+    }
+    let sk = keyfile::read_secret_key(alg, &args.secret_key)?;
+    let msg = io::read_message(args.input.as_deref())?;
+    let opts = SignOptions {
+        context: &context,
+        prehash,
+    };
+    let sig = scheme
+        .sign(&sk, &msg, opts, args.deterministic)
+        .map_err(|e| CliError::new(format!("signing failed: {e}")))?;
+    io::write_output("signature", args.out.as_deref(), &sig)?;
+    Ok(Outcome::Success)
+}
+
+/// `pqlab verify`: prints "valid" (exit 0) or "invalid signature" (exit 1).
+fn verify(args: &VerifyArgs) -> CliResult<Outcome> {
+    let (alg, scheme) = signature_scheme(&args.alg)?;
+    let info = alg.info();
+    let context = context_arg(args.context.as_deref())?;
+    let prehash = prehash_arg(args.prehash.as_deref())?;
+    let pk = keyfile::read_public_key(alg, &args.public_key)?;
+    let sig = io::read_small("signature file", &args.signature)?;
+    let sig_len = info.signature_len.unwrap_or(0);
+    if sig.len() != sig_len {
+        return Err(CliError::file(
+            "signature file",
+            &args.signature,
+            format!(
+                "expected {sig_len} bytes for {}, found {}",
+                info.name,
+                sig.len()
+            ),
+        ));
+    }
+    let msg = io::read_message(args.input.as_deref())?;
+    let opts = SignOptions {
+        context: &context,
+        prehash,
+    };
+    let valid = scheme
+        .verify(&pk, &msg, opts, &sig)
+        .map_err(|e| CliError::new(format!("verification failed: {e}")))?;
+    if valid {
+        print("valid\n")?;
+        Ok(Outcome::Success)
+    } else {
+        print("invalid signature\n")?;
+        Ok(Outcome::InvalidSignature)
+    }
+}
