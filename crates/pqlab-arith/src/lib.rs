@@ -5,8 +5,11 @@
 //!
 //! * [`mldsa`]: q = 8380417 (FIPS 204): Montgomery reduction, NTT and inverse NTT of
 //!   FIPS 204 Algorithms 41 and 42.
+//! * [`mlkem`]: q = 3329 (FIPS 203): Barrett and Montgomery reduction, NTT and inverse NTT of
+//!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
 //! * [`ct`]: constant-time helpers shared by the schemes.
 #![no_std]
 
 pub mod ct;
 pub mod mldsa;
+pub mod mlkem;

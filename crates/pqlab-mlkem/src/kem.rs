@@ -1,0 +1,156 @@
+//! The ML-KEM internal algorithms (FIPS 203, Section 6: Algorithms 16, 17 and 18) and the input
+//! checks of Sections 7.2 and 7.3.
+
+use subtle::{ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::encode::byte_decode12_checked;
+use crate::error::check_len;
+use crate::hash::{g, h, j};
+use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
+use crate::kpke::{self, PkeEncryptionKey, decode_s_hat};
+use crate::params::{ByteArray, MAX_K, ParameterSet};
+use crate::poly::Poly;
+
+/// An encapsulation key from its decoded K-PKE key: encodes ek and computes H(ek) once.
+fn encapsulation_key_from_pke<P: ParameterSet>(pke: PkeEncryptionKey) -> EncapsulationKey<P> {
+    let mut encoded = P::EkBytes::zeroed();
+    pke.encode::<P>(encoded.as_mut());
+    let h = h(encoded.as_ref());
+    EncapsulationKey { encoded, h, pke }
+}
+
+/// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The decapsulation key keeps the seed
+/// d || z.
+pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> DecapsulationKey<P> {
+    let (pke, mut s_hat) = kpke::key_gen::<P>(d);
+    let ek = encapsulation_key_from_pke::<P>(pke);
+    let mut seed = [0u8; 64];
+    seed[..32].copy_from_slice(d);
+    seed[32..].copy_from_slice(z);
+    let dk = DecapsulationKey {
+        s_hat,
+        ek,
+        seed,
+        has_seed: true,
+    };
+    s_hat.zeroize();
+    seed.zeroize();
+    dk
+}
+
+/// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m).
+pub(crate) fn encaps_internal<P: ParameterSet>(
+    ek: &EncapsulationKey<P>,
+    m: &[u8; 32],
+) -> (Ciphertext<P>, SharedSecret) {
+    // (K, r) = G(m || H(ek))
+    let (mut k, mut r) = g(&[m, &ek.h]);
+    let mut c = P::CtBytes::zeroed();
+    kpke::encrypt::<P>(&ek.pke, m, &r, c.as_mut());
+    let shared = SharedSecret(k);
+    k.zeroize();
+    r.zeroize();
+    (Ciphertext { encoded: c }, shared)
+}
+
+/// FIPS 203, Algorithm 18: ML-KEM.Decaps_internal(dk, c), with implicit rejection.
+///
+/// The re-encryption comparison and the choice between K' and K_bar are constant time
+/// (`subtle`): nothing branches on, or indexes memory by, whether the ciphertext was valid.
+pub(crate) fn decaps_internal<P: ParameterSet>(
+    dk: &DecapsulationKey<P>,
+    c: &Ciphertext<P>,
+) -> SharedSecret {
+    let c_bytes = c.encoded.as_ref();
+    // m' = K-PKE.Decrypt(dk_PKE, c)
+    let mut m_prime = kpke::decrypt::<P>(&dk.s_hat, c_bytes);
+    // (K', r') = G(m' || h)
+    let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
+    // K_bar = J(z || c)
+    let mut k_bar = j(&[dk.z(), c_bytes]);
+    // c' = K-PKE.Encrypt(ek_PKE, m', r')
+    let mut c_prime = P::CtBytes::zeroed();
+    kpke::encrypt::<P>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
+    // if c != c' then K' = K_bar
+    let equal = c_bytes.ct_eq(c_prime.as_ref());
+    for (k, kb) in k_prime.iter_mut().zip(k_bar.iter()) {
+        k.conditional_assign(kb, !equal);
+    }
+    let shared = SharedSecret(k_prime);
+    k_prime.zeroize();
+    m_prime.zeroize();
+    r_prime.zeroize();
+    k_bar.zeroize();
+    c_prime.as_mut().zeroize();
+    shared
+}
+
+/// The encapsulation key check of FIPS 203, Section 7.2: the type check (length 384 k + 32) and
+/// the modulus check (ByteEncode12(ByteDecode12(ek\[0:384k\])) = ek\[0:384k\], i.e. every encoded
+/// value is below q). `h_ek` is H(ek) when the caller has it already.
+pub(crate) fn check_encapsulation_key<P: ParameterSet>(
+    bytes: &[u8],
+    h_ek: Option<[u8; 32]>,
+) -> Result<EncapsulationKey<P>, Error> {
+    check_len("encapsulation key", bytes, P::EK_LEN)?;
+    let (t_bytes, rho_bytes) = bytes.split_at(384 * P::K);
+    let mut t_hat = [Poly::ZERO; MAX_K];
+    for (t, chunk) in t_hat.iter_mut().zip(t_bytes.chunks_exact(384)) {
+        *t = byte_decode12_checked(chunk).ok_or(Error::ModulusCheck)?;
+    }
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(rho_bytes);
+    let mut encoded = P::EkBytes::zeroed();
+    encoded.as_mut().copy_from_slice(bytes);
+    let h = h_ek.unwrap_or_else(|| h(bytes));
+    Ok(EncapsulationKey {
+        encoded,
+        h,
+        pke: PkeEncryptionKey::new::<P>(t_hat, rho),
+    })
+}
+
+/// The decapsulation key checks of FIPS 203, Section 7.3, on an expanded key
+/// dk = dk_PKE || ek || h || z: the type check (length 768 k + 96) and the hash check
+/// (H(dk\[384k : 768k + 32\]) = h). In addition the embedded ek must pass the modulus check of
+/// Section 7.2, which every output of ML-KEM.KeyGen does. The key has no seed.
+pub(crate) fn check_decapsulation_key<P: ParameterSet>(
+    bytes: &[u8],
+) -> Result<DecapsulationKey<P>, Error> {
+    check_len("decapsulation key", bytes, P::DK_LEN)?;
+    let (dk_pke, rest) = bytes.split_at(384 * P::K);
+    let (ek_bytes, rest) = rest.split_at(P::EK_LEN);
+    let (h_stored, z) = rest.split_at(32);
+    let h_ek = h(ek_bytes);
+    // The hash check (public data: a hash of the public key).
+    if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
+        return Err(Error::HashCheck);
+    }
+    let ek = check_encapsulation_key::<P>(ek_bytes, Some(h_ek))?;
+    let mut s_hat = decode_s_hat(dk_pke);
+    let mut seed = [0u8; 64];
+    seed[32..].copy_from_slice(z);
+    let dk = DecapsulationKey {
+        s_hat,
+        ek,
+        seed,
+        has_seed: false,
+    };
+    s_hat.zeroize();
+    seed.zeroize();
+    Ok(dk)
+}
+
+/// The expanded encoding dk = ByteEncode12(s_hat) || ek || H(ek) || z (FIPS 203, Algorithm 16
+/// line 3).
+pub(crate) fn encode_decapsulation_key<P: ParameterSet>(dk: &DecapsulationKey<P>, out: &mut [u8]) {
+    let (dk_pke, rest) = out.split_at_mut(384 * P::K);
+    let (ek_bytes, rest) = rest.split_at_mut(P::EK_LEN);
+    let (h_out, z_out) = rest.split_at_mut(32);
+    kpke::encode_s_hat(&dk.s_hat, dk_pke);
+    ek_bytes.copy_from_slice(dk.ek.encoded.as_ref());
+    h_out.copy_from_slice(&dk.ek.h);
+    z_out.copy_from_slice(dk.z());
+}

@@ -1,0 +1,32 @@
+//! ML-KEM, the Module-Lattice-Based Key-Encapsulation Mechanism (FIPS 203), for pqlab.
+//!
+//! * Parameter sets are types: [`MlKem512`], [`MlKem768`], [`MlKem1024`]; one generic
+//!   implementation serves all three.
+//! * [`DecapsulationKey`]: key generation from OS randomness or from the seed (d, z)
+//!   (Algorithms 19 and 16), import and export in seed form (64 bytes d || z) and in the expanded
+//!   form of Algorithm 16 with the checks of Section 7.3, and decapsulation with implicit
+//!   rejection (Algorithms 21 and 18).
+//! * [`EncapsulationKey`]: import with the checks of Section 7.2 and encapsulation with fresh or
+//!   given randomness (Algorithms 20 and 17).
+//! * [`Ciphertext`] (length-checked) and [`SharedSecret`] (constant-time equality, zeroized).
+//! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or division
+//!   depends on secret data (Compress is a multiplication and a shift; the re-encryption check
+//!   and the implicit-rejection choice are constant time).
+#![no_std]
+
+mod compress;
+mod encode;
+mod error;
+mod hash;
+mod kem;
+mod keys;
+mod kpke;
+mod params;
+mod poly;
+mod sample;
+
+pub use error::Error;
+pub use keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
+pub use params::{
+    ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet, SEED_LEN, SHARED_SECRET_LEN,
+};
