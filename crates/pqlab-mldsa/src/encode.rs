@@ -133,9 +133,21 @@ pub(crate) fn verifying_key_from_parts<P: ParameterSet>(
     VerifyingKey {
         encoded,
         rho: *rho,
-        t1: *t1,
+        t1_hat: t1_hat::<P>(t1),
         tr,
     }
+}
+
+/// NTT(t1 * 2^d) for the first K polynomials of t1 (FIPS 204, Algorithm 8 line 10).
+fn t1_hat<P: ParameterSet>(t1: &[Poly; MAX_K]) -> [Poly; MAX_K] {
+    let mut t1_hat = *t1;
+    for p in t1_hat.iter_mut().take(P::K) {
+        for c in p.0.iter_mut() {
+            *c <<= D;
+        }
+        p.ntt();
+    }
+    t1_hat
 }
 
 /// FIPS 204, Algorithm 23: pkDecode(pk). The length has been checked.
@@ -152,7 +164,7 @@ pub(crate) fn pk_decode<P: ParameterSet>(pk: &[u8]) -> VerifyingKey<P> {
     VerifyingKey {
         encoded,
         rho,
-        t1,
+        t1_hat: t1_hat::<P>(&t1),
         tr,
     }
 }

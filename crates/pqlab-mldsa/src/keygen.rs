@@ -5,9 +5,9 @@ use core::marker::PhantomData;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
-use crate::encode::verifying_key_from_parts;
+use crate::encode::{hash_public_key, pk_encode, verifying_key_from_parts};
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::{MAX_K, MAX_L, ParameterSet};
+use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
 use crate::poly::Poly;
 use crate::rounding::power2round;
 use crate::sample::{expand_a_entry, expand_s};
@@ -51,8 +51,9 @@ fn power2round_vec<P: ParameterSet>(t: &[Poly; MAX_K]) -> ([Poly; MAX_K], [Poly;
     (t1, t0)
 }
 
-/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi).
-pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (VerifyingKey<P>, SigningKey<P>) {
+/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning the encoded pk and the
+/// decoded sk.
+pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (P::PkBytes, SigningKey<P>) {
     // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128)
     let mut expanded = [0u8; 128];
     Shake256::digest_parts(&[xi, &[P::K as u8, P::L as u8]], &mut expanded);
@@ -73,11 +74,12 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (VerifyingKey<
     let (t1, t0) = power2round_vec::<P>(&t);
     t.zeroize();
 
-    let vk = verifying_key_from_parts::<P>(&rho, &t1);
+    let mut pk = P::PkBytes::zeroed();
+    pk_encode::<P>(&rho, &t1, pk.as_mut());
     let sk = SigningKey {
         rho,
         key,
-        tr: vk.tr,
+        tr: hash_public_key(pk.as_ref()),
         s1,
         s2,
         t0,
@@ -87,7 +89,7 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (VerifyingKey<
     key.zeroize();
     s1.zeroize();
     s2.zeroize();
-    (vk, sk)
+    (pk, sk)
 }
 
 /// The public key of a secret key: recomputes t from (rho, s1, s2) as key generation does and

@@ -16,7 +16,8 @@ use crate::{Error, keygen, mu, sign, verify};
 pub struct VerifyingKey<P: ParameterSet> {
     pub(crate) encoded: P::PkBytes,
     pub(crate) rho: [u8; 32],
-    pub(crate) t1: [Poly; MAX_K],
+    /// NTT(t1 * 2^d), the form verification uses (FIPS 204, Algorithm 8 line 10), computed once.
+    pub(crate) t1_hat: [Poly; MAX_K],
     /// tr = H(pk, 64), computed once.
     pub(crate) tr: [u8; 64],
 }
@@ -90,6 +91,13 @@ impl<P: ParameterSet> SigningKey<P> {
     /// the seed.
     pub fn from_seed(xi: &[u8; 32]) -> Self {
         keygen::key_gen_internal::<P>(xi).1
+    }
+
+    /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi, returning both
+    /// keys (cheaper than [`SigningKey::from_seed`] followed by [`SigningKey::verifying_key`]).
+    pub fn key_pair_from_seed(xi: &[u8; 32]) -> (VerifyingKey<P>, Self) {
+        let (pk, sk) = keygen::key_gen_internal::<P>(xi);
+        (crate::encode::pk_decode::<P>(pk.as_ref()), sk)
     }
 
     /// Like [`SigningKey::from_seed`], from a slice that must hold exactly 32 bytes.

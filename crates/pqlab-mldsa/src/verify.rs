@@ -5,7 +5,7 @@ use subtle::ConstantTimeEq;
 
 use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
-use crate::params::{D, MAX_K, MAX_L, ParameterSet, Q};
+use crate::params::{MAX_K, MAX_L, ParameterSet, Q};
 use crate::poly::Poly;
 use crate::rounding::use_hint;
 use crate::sample::{expand_a_entry, sample_in_ball};
@@ -55,12 +55,7 @@ pub(crate) fn verify_mu<P: ParameterSet>(
             let a = expand_a_entry(&vk.rho, i, j);
             pqlab_arith::mldsa::pointwise_acc_montgomery(&mut w.0, &a.0, &z[j].0);
         }
-        let mut t1 = vk.t1[i];
-        for c in t1.0.iter_mut() {
-            *c <<= D;
-        }
-        t1.ntt();
-        let ct1 = Poly::pointwise(&c_hat, &t1);
+        let ct1 = Poly::pointwise(&c_hat, &vk.t1_hat[i]);
         w.sub_assign(&ct1);
         w.reduce();
         w.inv_ntt_to_mont();

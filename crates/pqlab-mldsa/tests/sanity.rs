@@ -10,6 +10,10 @@ fn round_trip<P: ParameterSet>() {
     let sk2 = SigningKey::<P>::from_expanded(sk.to_expanded().as_ref()).unwrap();
     assert_eq!(sk2.sign_deterministic(b"hello", b"ctx").unwrap(), sig);
     assert_eq!(sk2.verifying_key(), vk);
+    let (vk3, sk3) = SigningKey::<P>::key_pair_from_seed(&[7u8; 32]);
+    assert_eq!(vk3, vk);
+    assert_eq!(sk3.to_expanded(), sk.to_expanded());
+    assert_eq!(VerifyingKey::<P>::from_bytes(vk.as_bytes()).unwrap(), vk);
 }
 
 #[test]
