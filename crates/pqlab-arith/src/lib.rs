@@ -8,8 +8,11 @@
 //! * [`mlkem`]: q = 3329 (FIPS 203): Barrett and Montgomery reduction, NTT and inverse NTT of
 //!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
 //! * [`ct`]: constant-time helpers shared by the schemes.
+//! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
+//!   schemes' encodings.
 #![no_std]
 
+pub mod bytes;
 pub mod ct;
 pub mod mldsa;
 pub mod mlkem;

@@ -13,70 +13,30 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(deprecated)]
 
-use std::convert::Infallible;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ml_dsa as rc;
 use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
+// A fast deterministic generator (splitmix64) for seeds and randomness: a benchmark fixture,
+// not a cryptographic generator.
+use pqlab_testutil::rng::TestRng;
 
 /// The 32-byte message both implementations sign.
 const MSG: [u8; 32] = *b"pqlab benchmark message, 32 B..!";
 
-/// A fast deterministic rand_core 0.10 generator (splitmix64) for seeds and rnd. A benchmark
-/// fixture, not a cryptographic generator.
-struct BenchRng(u64);
-
-impl BenchRng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn seed(&mut self) -> [u8; 32] {
-        let mut s = [0u8; 32];
-        rand_core::TryRng::try_fill_bytes(self, &mut s).unwrap();
-        s
-    }
-}
-
-impl rand_core::TryRng for BenchRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        Ok((self.next() >> 32) as u32)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        Ok(self.next())
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(8) {
-            let w = self.next().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for BenchRng {}
-
 /// A fixed seed per parameter set, so that every run measures the same key.
 fn fixed_seed<P: ParameterSet>() -> [u8; 32] {
-    BenchRng(P::SIG_LEN as u64).seed()
+    TestRng::new(P::SIG_LEN as u64).bytes()
 }
 
 fn bench_pqlab<P: ParameterSet>(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("{}/pqlab", P::NAME));
-    let mut rng = BenchRng(1);
+    let mut rng = TestRng::new(1);
 
     g.bench_function("keygen", |b| {
         b.iter_batched(
-            || rng.seed(),
+            || rng.bytes::<32>(),
             |seed| SigningKey::<P>::from_seed(black_box(&seed)),
             criterion::BatchSize::SmallInput,
         );
@@ -101,11 +61,11 @@ fn bench_pqlab<P: ParameterSet>(c: &mut Criterion) {
 
 fn bench_rustcrypto<P: ParameterSet, Q: rc::MlDsaParams>(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("{}/rustcrypto", P::NAME));
-    let mut rng = BenchRng(1);
+    let mut rng = TestRng::new(1);
 
     g.bench_function("keygen", |b| {
         b.iter_batched(
-            || rc::Seed::from(rng.seed()),
+            || rc::Seed::from(rng.bytes::<32>()),
             |seed| rc::SigningKey::<Q>::from_seed(black_box(&seed)),
             criterion::BatchSize::SmallInput,
         );

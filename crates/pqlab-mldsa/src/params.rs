@@ -2,20 +2,7 @@
 
 use core::fmt::Debug;
 
-/// An owned, fixed-size byte string: the encoding of a key or signature of one parameter set.
-///
-/// Implemented for `[u8; N]`, so that every encoding has its exact size in the type without
-/// heap allocation.
-pub trait ByteArray: AsRef<[u8]> + AsMut<[u8]> + Copy + Debug + Send + Sync + Eq + 'static {
-    /// The all-zero value.
-    fn zeroed() -> Self;
-}
-
-impl<const N: usize> ByteArray for [u8; N] {
-    fn zeroed() -> Self {
-        [0u8; N]
-    }
-}
+pub use pqlab_arith::bytes::ByteArray;
 
 /// The modulus q = 2^23 - 2^13 + 1.
 pub const Q: i32 = 8_380_417;

@@ -4,167 +4,19 @@
 //!
 //! Only allocations made by the current thread while a measurement is running are counted (a
 //! thread-local flag), so the test harness's own allocations on other threads, and this file's
-//! setup code, do not disturb the result.
+//! setup code, do not disturb the result. The allocator, the measurement and the RNG fixtures
+//! are `pqlab-testutil`'s.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-// A global allocator is an `unsafe impl`; this file holds the only unsafe code of the tests.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::convert::Infallible;
-use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pqlab_mldsa::{
     Error, HashAlg, MAX_CONTEXT_LEN, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature,
     SigningKey, VerifyingKey,
 };
-
-// ---------------------------------------------------------------------------------------------
-// Counting allocator
-// ---------------------------------------------------------------------------------------------
-
-/// Allocations (alloc, alloc_zeroed, realloc) made by measured sections, over all threads.
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Whether this thread is inside a measured section.
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    /// Allocations this thread made inside measured sections.
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-impl Counting {
-    fn note() {
-        // `try_with`: during thread teardown the thread-locals may be gone; then nothing is
-        // being measured. Const-initialized `Cell` thread-locals never allocate.
-        let active = ACTIVE.try_with(Cell::get).unwrap_or(false);
-        if active {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            TOTAL.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged, so the
-// `GlobalAlloc` contract holds exactly as it does for `System`; counting touches no memory that
-// the allocator hands out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        Self::note();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        Self::note();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        Self::note();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use pqlab_testutil::alloc::{CountingAlloc, no_alloc, self_check};
+use pqlab_testutil::rng::{FailingRng, TestRng};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Runs `f` on this thread and returns its result with the number of heap allocations it made.
-fn count_allocs<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    COUNT.with(|c| c.set(0));
-    ACTIVE.with(|a| a.set(true));
-    let out = black_box(f());
-    ACTIVE.with(|a| a.set(false));
-    (out, COUNT.with(Cell::get))
-}
-
-/// Runs `f`, asserts that it allocated nothing, and returns its result.
-#[track_caller]
-fn no_alloc<T>(what: &str, name: &str, f: impl FnOnce() -> T) -> T {
-    let (out, n) = count_allocs(f);
-    assert_eq!(n, 0, "{name}: {what} made {n} heap allocation(s)");
-    out
-}
-
-// ---------------------------------------------------------------------------------------------
-// A tiny deterministic RNG for rand_core 0.10 (splitmix64; a test fixture, not a CSPRNG)
-// ---------------------------------------------------------------------------------------------
-
-struct TestRng(u64);
-
-impl TestRng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-impl rand_core::TryRng for TestRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        Ok((self.next() >> 32) as u32)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        Ok(self.next())
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(8) {
-            let w = self.next().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for TestRng {}
-
-/// An RNG that always fails, to check that the error path does not allocate either.
-struct FailingRng;
-
-#[derive(Debug)]
-struct RngFailure;
-
-impl core::fmt::Display for RngFailure {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("rng failure")
-    }
-}
-
-impl core::error::Error for RngFailure {}
-
-impl rand_core::TryRng for FailingRng {
-    type Error = RngFailure;
-
-    fn try_next_u32(&mut self) -> Result<u32, RngFailure> {
-        Err(RngFailure)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, RngFailure> {
-        Err(RngFailure)
-    }
-
-    fn try_fill_bytes(&mut self, _dst: &mut [u8]) -> Result<(), RngFailure> {
-        Err(RngFailure)
-    }
-}
-
-impl rand_core::TryCryptoRng for FailingRng {}
+static GLOBAL: CountingAlloc = CountingAlloc;
 
 // ---------------------------------------------------------------------------------------------
 // The checks
@@ -172,7 +24,7 @@ impl rand_core::TryCryptoRng for FailingRng {}
 
 fn every_operation_is_heap_free<P: ParameterSet>() {
     let name = P::NAME;
-    let mut rng = TestRng(0x0123_4567_89AB_CDEF ^ P::PK_LEN as u64);
+    let mut rng = TestRng::new(0x0123_4567_89AB_CDEF ^ P::PK_LEN as u64);
     let mut seed = [0u8; 32];
     rand_core::TryRng::try_fill_bytes(&mut rng, &mut seed).unwrap();
     let msg: Vec<u8> = (0..1000u32).map(|i| (i * 31 + 7) as u8).collect();
@@ -350,13 +202,8 @@ fn every_operation_is_heap_free<P: ParameterSet>() {
 
 #[test]
 fn allocator_counts_this_thread() {
-    // The instrument works: a measured allocation is seen.
-    let (v, n) = count_allocs(|| Vec::<u8>::with_capacity(100));
-    drop(v);
-    assert_eq!(n, 1);
-    let ((), n) = count_allocs(|| ());
-    assert_eq!(n, 0);
-    assert!(TOTAL.load(Ordering::Relaxed) >= 1);
+    // The instrument works: a measured allocation is seen, an empty section counts zero.
+    self_check();
 }
 
 #[test]

@@ -15,7 +15,6 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(deprecated)] // ml-kem marks its expanded-key import deprecated.
 
-use std::convert::Infallible;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -25,52 +24,13 @@ use ml_kem::{Decapsulate as _, Encapsulate as _, ExpandedKeyEncoding as _, KeyEx
 use pqlab_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet,
 };
-
-/// A fast deterministic rand_core 0.10 generator (splitmix64) for seeds and m. A benchmark
-/// fixture, not a cryptographic generator.
-struct BenchRng(u64);
-
-impl BenchRng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn seed(&mut self) -> [u8; 64] {
-        let mut s = [0u8; 64];
-        rand_core::TryRng::try_fill_bytes(self, &mut s).unwrap();
-        s
-    }
-}
-
-impl rand_core::TryRng for BenchRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        Ok((self.next() >> 32) as u32)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        Ok(self.next())
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(8) {
-            let w = self.next().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for BenchRng {}
+// A fast deterministic generator (splitmix64) for seeds and randomness: a benchmark fixture,
+// not a cryptographic generator.
+use pqlab_testutil::rng::TestRng;
 
 /// A fixed seed per parameter set, so that every run measures the same key.
 fn fixed_seed<P: ParameterSet>() -> [u8; 64] {
-    BenchRng(P::CT_LEN as u64).seed()
+    TestRng::new(P::CT_LEN as u64).bytes()
 }
 
 fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
@@ -81,11 +41,11 @@ fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallT
 fn bench_pqlab<P: ParameterSet>(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("{}/pqlab", P::NAME));
     configure(&mut g);
-    let mut rng = BenchRng(1);
+    let mut rng = TestRng::new(1);
 
     g.bench_function("keygen", |b| {
         b.iter_batched(
-            || rng.seed(),
+            || rng.bytes::<64>(),
             |seed| DecapsulationKey::<P>::from_seed_bytes(black_box(&seed)).unwrap(),
             BatchSize::SmallInput,
         );
@@ -130,11 +90,11 @@ macro_rules! bench_rustcrypto {
         type Q = $q;
         let mut g = $c.benchmark_group(format!("{}/rustcrypto", P::NAME));
         configure(&mut g);
-        let mut rng = BenchRng(1);
+        let mut rng = TestRng::new(1);
 
         g.bench_function("keygen", |b| {
             b.iter_batched(
-                || rc::Seed::from(rng.seed()),
+                || rc::Seed::from(rng.bytes::<64>()),
                 |seed| rc::DecapsulationKey::<Q>::from_seed(black_box(seed)),
                 BatchSize::SmallInput,
             );

@@ -41,8 +41,7 @@ fn key_gen_case<P: ParameterSet>(prompt: &Value, expected: &Value) -> Result<(),
 fn acvp_key_gen() {
     let Some(dir) = vectors_dir() else { return };
     let set = "acvp/ML-KEM-keyGen-FIPS203";
-    let prompt = load_json(&dir, &format!("{set}/prompt.json"));
-    let expected = load_json(&dir, &format!("{set}/expectedResults.json"));
+    let (prompt, expected) = load_acvp(&dir, set);
     let results = by_tc_id(&expected);
     let mut tally = Tally::new(set);
     for g in groups(&prompt) {
@@ -107,8 +106,7 @@ fn dk_check_case<P: ParameterSet>(t: &Value, expected: &Value) -> Result<(), Str
 }
 
 fn run_encap_decap(dir: &Path, set: &str, total: usize) {
-    let prompt = load_json(dir, &format!("{set}/prompt.json"));
-    let expected = load_json(dir, &format!("{set}/expectedResults.json"));
+    let (prompt, expected) = load_acvp(dir, set);
     let results = by_tc_id(&expected);
     let mut tally = Tally::new(set);
     let mut per_function = std::collections::BTreeMap::<String, usize>::new();

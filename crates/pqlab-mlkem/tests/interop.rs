@@ -8,8 +8,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(deprecated)] // ml-kem marks its expanded-key import and export deprecated.
 
-use std::convert::Infallible;
-
 use ml_kem as rc;
 use ml_kem::{
     Decapsulate as _, Encapsulate as _, ExpandedKeyEncoding as _, Kem as _, KeyExport as _,
@@ -17,51 +15,11 @@ use ml_kem::{
 use pqlab_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet,
 };
+// A deterministic splitmix64 stream; cloning it replays the stream, so that both
+// implementations can draw the same randomness.
+use pqlab_testutil::rng::TestRng;
 
 const CASES: usize = 25;
-
-/// A deterministic rand_core 0.10 generator (splitmix64): a test fixture, not a CSPRNG. Cloning
-/// it replays the same stream, so that both implementations can draw the same randomness.
-#[derive(Clone)]
-struct TestRng(u64);
-
-impl TestRng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn bytes<const N: usize>(&mut self) -> [u8; N] {
-        let mut b = [0u8; N];
-        rand_core::TryRng::try_fill_bytes(self, &mut b).unwrap();
-        b
-    }
-}
-
-impl rand_core::TryRng for TestRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        Ok((self.next() >> 32) as u32)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        Ok(self.next())
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        for chunk in dst.chunks_mut(8) {
-            let w = self.next().to_le_bytes();
-            chunk.copy_from_slice(&w[..chunk.len()]);
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for TestRng {}
 
 struct Counts {
     keys: usize,
@@ -85,7 +43,7 @@ macro_rules! interop {
             rc::EncapsulationKey::<Q>::new(&key)
         };
         let name = P::NAME;
-        let mut rng = TestRng(0xC0FF_EE00 ^ P::EK_LEN as u64);
+        let mut rng = TestRng::new(0xC0FF_EE00 ^ P::EK_LEN as u64);
         let mut counts = Counts {
             keys: 0,
             theirs_to_ours: 0,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// pqlab: post-quantum signatures and KEMs (FIPS 204 ML-DSA; more to come).
+/// pqlab: post-quantum signatures and KEMs (FIPS 204 ML-DSA, FIPS 203 ML-KEM).
 ///
 /// Exit status: 0 success (for verify: the signature is valid), 1 the signature does not
 /// verify, 2 a usage or input error.
@@ -31,12 +31,17 @@ pub enum Command {
     Sign(SignArgs),
     /// Verify a signature: prints "valid" (exit 0) or "invalid signature" (exit 1).
     Verify(VerifyArgs),
+    /// Encapsulate (KEM): write a fresh ciphertext and its shared secret.
+    Encaps(EncapsArgs),
+    /// Decapsulate (KEM): write the shared secret of a ciphertext.
+    Decaps(DecapsArgs),
 }
 
 /// The encoding of key files written by `keygen`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// The standard's byte encoding (for ML-DSA: pkEncode and the expanded skEncode).
+    /// The standard's byte encoding (ML-DSA: pkEncode and the expanded skEncode; ML-KEM: ek
+    /// and the expanded dk).
     Raw,
     /// PEM: SubjectPublicKeyInfo and PKCS#8 (seed form) with the NIST OIDs.
     Pem,
@@ -48,13 +53,15 @@ pub struct KeygenArgs {
     /// The algorithm (see `pqlab list`).
     #[arg(value_name = "ALG")]
     pub alg: String,
-    /// Where to write the public key.
+    /// Where to write the public key (for a KEM: the encapsulation key).
     #[arg(long, value_name = "PK")]
     pub public_key: PathBuf,
-    /// Where to write the secret key (readable by the owner only).
+    /// Where to write the secret key (for a KEM: the decapsulation key; readable by the
+    /// owner only).
     #[arg(long, value_name = "SK")]
     pub secret_key: PathBuf,
-    /// Derive the key pair from this seed (hex; 32 bytes for ML-DSA) instead of OS randomness.
+    /// Derive the key pair from this seed (hex; 32 bytes xi for ML-DSA, 64 bytes d || z for
+    /// ML-KEM) instead of OS randomness.
     #[arg(long, value_name = "HEX")]
     pub seed: Option<String>,
     /// The key file format. Reading detects the format by itself.
@@ -111,6 +118,40 @@ pub struct VerifyArgs {
     /// Verify a HashML-DSA signature made with pre-hash HASH (see `pqlab sign --help`).
     #[arg(long, value_name = "HASH")]
     pub prehash: Option<String>,
+}
+
+/// Arguments of `pqlab encaps`.
+#[derive(Debug, Args)]
+pub struct EncapsArgs {
+    /// The algorithm (see `pqlab list`).
+    #[arg(value_name = "ALG")]
+    pub alg: String,
+    /// The encapsulation key file (raw or PEM).
+    #[arg(long, value_name = "PK")]
+    pub public_key: PathBuf,
+    /// Where to write the ciphertext (raw).
+    #[arg(long, value_name = "CT")]
+    pub ciphertext: PathBuf,
+    /// Where to write the 32-byte shared secret (raw; readable by the owner only).
+    #[arg(long, value_name = "SS")]
+    pub shared_secret: PathBuf,
+}
+
+/// Arguments of `pqlab decaps`.
+#[derive(Debug, Args)]
+pub struct DecapsArgs {
+    /// The algorithm (see `pqlab list`).
+    #[arg(value_name = "ALG")]
+    pub alg: String,
+    /// The decapsulation key file (raw or PEM).
+    #[arg(long, value_name = "SK")]
+    pub secret_key: PathBuf,
+    /// The ciphertext file (raw).
+    #[arg(long, value_name = "CT")]
+    pub ciphertext: PathBuf,
+    /// Where to write the 32-byte shared secret (raw; readable by the owner only).
+    #[arg(long, value_name = "SS")]
+    pub shared_secret: PathBuf,
 }
 
 /// Parses the command line. On `--help` or `--version` prints them and returns the exit status

@@ -1,4 +1,4 @@
-//! The subcommands: `list`, `keygen`, `sign` and `verify`.
+//! The subcommands: `list`, `keygen`, `sign`, `verify`, `encaps` and `decaps`.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use pqlab_mldsa::{HashAlg, MAX_CONTEXT_LEN};
 use zeroize::Zeroizing;
 
-use crate::algs::{self, Algorithm, Kind, SignOptions, SignatureScheme};
-use crate::cli::{Command, KeygenArgs, SignArgs, VerifyArgs};
+use crate::algs::{self, Algorithm, KemScheme, Kind, SignOptions, SignatureScheme};
+use crate::cli::{Command, DecapsArgs, EncapsArgs, KeygenArgs, SignArgs, VerifyArgs};
 use crate::error::{CliError, CliResult};
+use crate::keyfile::Part;
 use crate::{io, keyfile};
 
 /// How a command that ran to the end turned out.
@@ -27,6 +28,8 @@ pub fn run(command: Command) -> CliResult<Outcome> {
         Command::Keygen(args) => keygen(&args),
         Command::Sign(args) => sign(&args),
         Command::Verify(args) => verify(&args),
+        Command::Encaps(args) => encaps(&args),
+        Command::Decaps(args) => decaps(&args),
     }
 }
 
@@ -40,19 +43,39 @@ fn algorithm(name: &str) -> CliResult<&'static dyn Algorithm> {
     })
 }
 
+/// Looks up an algorithm of kind `want` named on the command line, with the operations `ops`
+/// gives for it.
+fn scheme<T: ?Sized>(
+    name: &str,
+    want: Kind,
+    ops: fn(&'static dyn Algorithm) -> Option<&'static T>,
+) -> CliResult<(&'static dyn Algorithm, &'static T)> {
+    let alg = algorithm(name)?;
+    match ops(alg) {
+        Some(scheme) => Ok((alg, scheme)),
+        None => {
+            let kind = alg.info().kind;
+            Err(CliError::new(format!(
+                "{} is a {}, not a {}; use it with {}",
+                alg.info().name,
+                kind.noun(),
+                want.noun(),
+                kind.commands()
+            )))
+        }
+    }
+}
+
 /// Looks up a signature scheme named on the command line.
 fn signature_scheme(
     name: &str,
 ) -> CliResult<(&'static dyn Algorithm, &'static dyn SignatureScheme)> {
-    let alg = algorithm(name)?;
-    match alg.as_signature() {
-        Some(scheme) => Ok((alg, scheme)),
-        None => Err(CliError::new(format!(
-            "{} is a {}, not a signature scheme",
-            alg.info().name,
-            alg.info().kind.as_str()
-        ))),
-    }
+    scheme(name, Kind::Signature, |a| a.as_signature())
+}
+
+/// Looks up a KEM named on the command line.
+fn kem_scheme(name: &str) -> CliResult<(&'static dyn Algorithm, &'static dyn KemScheme)> {
+    scheme(name, Kind::Kem, |a| a.as_kem())
 }
 
 /// Decodes a hex argument.
@@ -165,7 +188,14 @@ fn list() -> CliResult<Outcome> {
     for row in &rows {
         line(&row.iter().map(String::as_str).collect::<Vec<_>>());
     }
-    text.push_str("(sizes in bytes; the secret key is the expanded encoding)\n");
+    text.push_str("(sizes in bytes; the secret key is the expanded encoding");
+    if any_kem {
+        text.push_str(
+            "; for a KEM the public key is the encapsulation key ek and the secret key the \
+             decapsulation key dk",
+        );
+    }
+    text.push_str(")\n");
     print(&text)?;
     Ok(Outcome::Success)
 }
@@ -180,6 +210,21 @@ fn same_destination(a: &Path, b: &Path) -> bool {
         Some(parent.canonicalize().ok()?.join(p.file_name()?))
     }
     a == b || matches!((resolve(a), resolve(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Checks that no output file is another output or an input (it would be overwritten).
+/// Each file comes with its flag, for the message.
+fn distinct_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> CliResult<()> {
+    for (i, (flag_a, a)) in outputs.iter().enumerate() {
+        for (flag_b, b) in outputs[i + 1..].iter().chain(inputs) {
+            if same_destination(a, b) {
+                return Err(CliError::new(format!(
+                    "{flag_a} and {flag_b} name the same file"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `pqlab keygen`: generates a key pair and writes both files, or neither.
@@ -202,18 +247,20 @@ fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
         }
         None => None,
     };
-    if same_destination(&args.public_key, &args.secret_key) {
-        return Err(CliError::new(
-            "--public-key and --secret-key name the same file",
-        ));
-    }
+    distinct_outputs(
+        &[
+            ("--public-key", &args.public_key),
+            ("--secret-key", &args.secret_key),
+        ],
+        &[],
+    )?;
     let pair = alg
         .keygen(seed.as_ref().map(|s| s.as_slice()))
         .map_err(|e| CliError::new(format!("key generation failed: {e}")))?;
     let pk = keyfile::encode_public_key(alg, &pair.public, args.format)?;
     let sk = keyfile::encode_secret_key(alg, &pair.secret, args.format)?;
-    let pk = io::stage("public key file", &args.public_key, &pk, false)?;
-    let sk = io::stage("secret key file", &args.secret_key, &sk, true)?;
+    let pk = io::stage(info.kind.public_key_file(), &args.public_key, &pk, false)?;
+    let sk = io::stage(info.kind.secret_key_file(), &args.secret_key, &sk, true)?;
     io::commit_pair(sk, pk)?;
     Ok(Outcome::Success)
 }
@@ -287,4 +334,53 @@ fn verify(args: &VerifyArgs) -> CliResult<Outcome> {
         print("invalid signature\n")?;
         Ok(Outcome::InvalidSignature)
     }
+}
+
+/// `pqlab encaps`: encapsulates to the encapsulation key and writes the ciphertext and the
+/// shared secret, both or neither.
+fn encaps(args: &EncapsArgs) -> CliResult<Outcome> {
+    let (alg, scheme) = kem_scheme(&args.alg)?;
+    distinct_outputs(
+        &[
+            ("--ciphertext", &args.ciphertext),
+            ("--shared-secret", &args.shared_secret),
+        ],
+        &[("--public-key", &args.public_key)],
+    )?;
+    let ek = keyfile::read_public_key(alg, &args.public_key)?;
+    let (ct, ss) = scheme
+        .encapsulate(&ek)
+        .map_err(|e| CliError::new(format!("encapsulation failed: {e}")))?;
+    let ss = io::stage("shared secret file", &args.shared_secret, &ss, true)?;
+    let ct = io::stage("ciphertext file", &args.ciphertext, &ct, false)?;
+    io::commit_pair(ss, ct)?;
+    Ok(Outcome::Success)
+}
+
+/// `pqlab decaps`: decapsulates the ciphertext and writes the shared secret (for a ciphertext
+/// that does not decrypt consistently: the implicit-rejection secret, as FIPS 203 says).
+fn decaps(args: &DecapsArgs) -> CliResult<Outcome> {
+    let (alg, scheme) = kem_scheme(&args.alg)?;
+    distinct_outputs(
+        &[("--shared-secret", &args.shared_secret)],
+        &[
+            ("--secret-key", &args.secret_key),
+            ("--ciphertext", &args.ciphertext),
+        ],
+    )?;
+    let sk = keyfile::read_secret_key(alg, &args.secret_key)?;
+    let what = "ciphertext file";
+    let ct = io::read_small(what, &args.ciphertext)?;
+    if Some(ct.len()) != alg.info().ciphertext_len {
+        return Err(CliError::file(
+            what,
+            &args.ciphertext,
+            keyfile::length_problem(alg, Part::Ciphertext, &ct),
+        ));
+    }
+    let ss = scheme
+        .decapsulate(&sk, &ct)
+        .map_err(|e| CliError::new(format!("decapsulation failed: {e}")))?;
+    io::stage("shared secret file", &args.shared_secret, &ss, true)?.commit()?;
+    Ok(Outcome::Success)
 }

@@ -1,7 +1,12 @@
 //! Key files: reading them in either format (detected from the contents) with errors that name
 //! the file and the problem, and encoding them in the format `keygen` was asked for.
 //!
-//! * raw: exactly the standard's encoding (public key; expanded secret key).
+//! * raw: exactly the standard's encoding (public key; expanded secret key; for ML-KEM the
+//!   encapsulation key ek and the expanded decapsulation key dk).
+//!
+//! Public keys are checked on reading ([`Algorithm::check_public`]: for ML-KEM the modulus
+//! check of FIPS 203, Section 7.2), secret keys by the library's import (for ML-KEM the hash
+//! check of Section 7.3).
 //! * PEM: SubjectPublicKeyInfo (`PUBLIC KEY`) and PKCS#8 (`PRIVATE KEY`), see [`crate::pkcs`].
 //!   Private keys are written in seed form when the seed is known (the expanded form
 //!   otherwise); all three forms of the private-key CHOICE are read.
@@ -17,47 +22,52 @@ use crate::error::{CliError, CliResult};
 use crate::io;
 use crate::pkcs::{self, PrivateKey};
 
-/// What `what` says in messages about a public key file.
-const PUBLIC_FILE: &str = "public key file";
-/// What `what` says in messages about a secret key file.
-const SECRET_FILE: &str = "secret key file";
-
-/// Which half of a key pair a size belongs to (for hints about mixed-up files).
+/// Which encoding a length belongs to (for hints about mixed-up files).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Half {
+pub enum Part {
+    /// The public (encapsulation) key.
     Public,
+    /// The secret (decapsulation) key, expanded.
     Secret,
+    /// A KEM ciphertext.
+    Ciphertext,
 }
 
-impl Half {
-    fn as_str(self) -> &'static str {
+impl Part {
+    /// The length of this part for `info`, if the algorithm has one.
+    fn len(self, info: &algs::Info) -> Option<usize> {
         match self {
-            Half::Public => "public key",
-            Half::Secret => "secret key",
+            Part::Public => Some(info.public_key_len),
+            Part::Secret => Some(info.secret_key_len),
+            Part::Ciphertext => info.ciphertext_len,
+        }
+    }
+
+    /// What this part is called for an algorithm of `kind`.
+    fn name(self, kind: algs::Kind) -> &'static str {
+        match self {
+            Part::Public => kind.public_key(),
+            Part::Secret => kind.secret_key(),
+            Part::Ciphertext => "ciphertext",
         }
     }
 }
 
-/// "expected N bytes for ALG, found M", with a hint when M is the size of another key.
-fn length_problem(alg: &dyn Algorithm, half: Half, found: usize, data: &[u8]) -> String {
+/// "expected N bytes for ALG, found M", with a hint when M is the size of another encoding.
+pub fn length_problem(alg: &dyn Algorithm, part: Part, data: &[u8]) -> String {
     let info = alg.info();
-    let expected = match half {
-        Half::Public => info.public_key_len,
-        Half::Secret => info.secret_key_len,
-    };
+    let found = data.len();
+    let expected = part.len(&info).unwrap_or(0);
     let mut msg = format!("expected {expected} bytes for {}, found {found}", info.name);
     let other = algs::ALGORITHMS.iter().find_map(|a| {
         let i = a.info();
-        [
-            (Half::Public, i.public_key_len),
-            (Half::Secret, i.secret_key_len),
-        ]
-        .into_iter()
-        .find(|&(h, len)| len == found && !(h == half && i.name == info.name))
-        .map(|(h, _)| (i.name, h))
+        [Part::Public, Part::Secret, Part::Ciphertext]
+            .into_iter()
+            .find(|&p| p.len(&i) == Some(found) && !(p == part && i.name == info.name))
+            .map(|p| (i.name, p.name(i.kind)))
     });
-    if let Some((name, h)) = other {
-        msg.push_str(&format!(" (which is the {name} {} size)", h.as_str()));
+    if let Some((name, what)) = other {
+        msg.push_str(&format!(" (which is the {name} {what} size)"));
     } else if data.windows(10).any(|w| w == b"-----BEGIN") {
         msg.push_str(" (PEM must start with the -----BEGIN line)");
     }
@@ -83,38 +93,46 @@ fn check_oid(alg: &dyn Algorithm, oid: &str) -> Result<(), String> {
     })
 }
 
-/// Reads a public key file (raw or PEM) for `alg` and returns the raw public key.
+/// Reads a public key file (raw or PEM) for `alg` and returns the raw public key, checked
+/// (for ML-KEM: the modulus check).
 pub fn read_public_key(alg: &dyn Algorithm, path: &Path) -> CliResult<Vec<u8>> {
-    let data = io::read_small(PUBLIC_FILE, path)?;
-    decode_public_key(alg, &data).map_err(|p| CliError::file(PUBLIC_FILE, path, p))
+    let what = alg.info().kind.public_key_file();
+    let data = io::read_small(what, path)?;
+    decode_public_key(alg, &data).map_err(|p| CliError::file(what, path, p))
 }
 
-/// Decodes a public key (raw or PEM) for `alg`.
+/// Decodes a public key (raw or PEM) for `alg` and checks it.
 fn decode_public_key(alg: &dyn Algorithm, data: &[u8]) -> Result<Vec<u8>, String> {
-    let len = alg.info().public_key_len;
-    if !pkcs::is_pem(data) {
-        if data.len() != len {
-            return Err(length_problem(alg, Half::Public, data.len(), data));
+    let info = alg.info();
+    let len = info.public_key_len;
+    let key = if pkcs::is_pem(data) {
+        let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
+        let spki = pkcs::decode_spki(&der)?;
+        check_oid(alg, &spki.oid)?;
+        if spki.key.len() != len {
+            return Err(format!(
+                "the {} inside has {} bytes, expected {len} for {}",
+                info.kind.public_key(),
+                spki.key.len(),
+                info.name
+            ));
         }
-        return Ok(data.to_vec());
-    }
-    let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
-    let spki = pkcs::decode_spki(&der)?;
-    check_oid(alg, &spki.oid)?;
-    if spki.key.len() != len {
-        return Err(format!(
-            "the public key inside has {} bytes, expected {len} for {}",
-            spki.key.len(),
-            alg.info().name
-        ));
-    }
-    Ok(spki.key)
+        spki.key
+    } else {
+        if data.len() != len {
+            return Err(length_problem(alg, Part::Public, data));
+        }
+        data.to_vec()
+    };
+    alg.check_public(&key)?;
+    Ok(key)
 }
 
 /// Reads a secret key file (raw or PEM) for `alg`.
 pub fn read_secret_key(alg: &dyn Algorithm, path: &Path) -> CliResult<SecretKey> {
-    let data = io::read_small(SECRET_FILE, path)?;
-    decode_secret_key(alg, &data).map_err(|p| CliError::file(SECRET_FILE, path, p))
+    let what = alg.info().kind.secret_key_file();
+    let data = io::read_small(what, path)?;
+    decode_secret_key(alg, &data).map_err(|p| CliError::file(what, path, p))
 }
 
 /// Decodes a secret key (raw or PEM) for `alg`.
@@ -122,7 +140,7 @@ fn decode_secret_key(alg: &dyn Algorithm, data: &[u8]) -> Result<SecretKey, Stri
     let info = alg.info();
     if !pkcs::is_pem(data) {
         if data.len() != info.secret_key_len {
-            return Err(length_problem(alg, Half::Secret, data.len(), data));
+            return Err(length_problem(alg, Part::Secret, data));
         }
         return alg.secret_from_expanded(data);
     }
@@ -173,7 +191,10 @@ fn decode_secret_key(alg: &dyn Algorithm, data: &[u8]) -> Result<SecretKey, Stri
     };
     if let Some(pk) = &pkcs8.public_key {
         if *pk != alg.public_from_secret(&sk)? {
-            return Err("the public key inside does not match the private key".into());
+            return Err(format!(
+                "the {} inside does not match the private key",
+                info.kind.public_key()
+            ));
         }
     }
     Ok(sk)
@@ -358,6 +379,33 @@ mod tests {
         wrong[40] ^= 1;
         let e = err(decode_secret_key(a, &build(&wrong)));
         assert_eq!(e, "the public key inside does not match the private key");
+    }
+
+    #[test]
+    fn ml_kem_keys_are_checked_on_reading() {
+        let a = alg("ml-kem-512");
+        let pair = a.keygen(Some(&[3u8; 64])).unwrap();
+        assert_eq!(decode_public_key(a, &pair.public).unwrap(), pair.public);
+        let mut ek = pair.public.clone();
+        ek[0] = 0xff;
+        ek[1] |= 0x0f;
+        let e = err(decode_public_key(a, &ek));
+        assert!(e.starts_with("coefficient >= q (modulus check"), "{e}");
+        let mut dk = pair.secret.expanded.to_vec();
+        dk[1632 - 64] ^= 1;
+        let e = err(decode_secret_key(a, &dk));
+        assert!(e.contains("hash check"), "{e}");
+        let e = err(decode_public_key(alg("ml-kem-768"), &pair.public));
+        assert_eq!(
+            e,
+            "expected 1184 bytes for ml-kem-768, found 800 \
+             (which is the ml-kem-512 encapsulation key size)"
+        );
+        // The seed form in PEM round-trips.
+        let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+        let sk = decode_secret_key(a, &pem).unwrap();
+        assert_eq!(sk.seed.as_deref().map(Vec::as_slice), Some(&[3u8; 64][..]));
+        assert_eq!(sk.expanded, pair.secret.expanded);
     }
 
     #[test]

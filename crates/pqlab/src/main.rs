@@ -1,5 +1,6 @@
 //! `pqlab`: the command-line tool of the pqlab workspace. It generates keys, signs and
-//! verifies with the workspace's own implementations of the NIST post-quantum standards.
+//! verifies, encapsulates and decapsulates with the workspace's own implementations of the NIST
+//! post-quantum standards.
 //!
 //! The binary is thin: [`cli`] holds the grammar, [`commands`] the subcommands, [`algs`] the
 //! registry of algorithms, [`keyfile`] and [`pkcs`] the key formats and [`io`] the file

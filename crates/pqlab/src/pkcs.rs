@@ -12,6 +12,9 @@
 //!     both        SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } }
 //! ```
 //!
+//! The seed is 32 bytes (xi) for ML-DSA and 64 bytes (d || z) for ML-KEM; the expanded key is
+//! skEncode for ML-DSA and the decapsulation key dk of FIPS 203, Algorithm 16 for ML-KEM.
+//!
 //! This module only deals with bytes and OIDs; which algorithm an OID means, and whether the
 //! lengths and the two halves of `both` agree, is checked by the caller.
 
@@ -362,6 +365,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(&der[..], &expected[..]);
+    }
+
+    #[test]
+    fn ml_kem_seed_form_matches_the_draft_bytes() {
+        // draft-ietf-lamps-kyber-certificates, ML-KEM-768 seed form: [0] with 64 bytes d || z.
+        let seed: Vec<u8> = (0u8..64).collect();
+        let der = encode_pkcs8(
+            "2.16.840.1.101.3.4.4.2",
+            &PrivateKey::Seed(Zeroizing::new(seed.clone())),
+        )
+        .unwrap();
+        let mut expected = hex::decode("3054020100300b060960864801650304040204428040").unwrap();
+        expected.extend_from_slice(&seed);
+        assert_eq!(&der[..], &expected[..]);
+        let info = decode_pkcs8(&der).unwrap();
+        assert_eq!(info.oid, "2.16.840.1.101.3.4.4.2");
+        assert_eq!(seed_of(&info), &seed[..]);
     }
 
     #[test]

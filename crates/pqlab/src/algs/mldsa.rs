@@ -6,9 +6,9 @@ use core::marker::PhantomData;
 use pqlab_mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
 };
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
-use super::{Algorithm, Info, KeyPair, Kind, SecretKey, SignOptions, SignatureScheme};
+use super::{Adapter, Info, Kind, LibraryKey, SecretKey, SignOptions, SignatureScheme};
 
 /// The ML-DSA parameter set `P` under its command-line name.
 pub struct MlDsa<P> {
@@ -32,23 +32,6 @@ pub static ML_DSA_65: MlDsa<MlDsa65> = MlDsa::new("ml-dsa-65");
 /// ML-DSA-87.
 pub static ML_DSA_87: MlDsa<MlDsa87> = MlDsa::new("ml-dsa-87");
 
-/// The library's key as the tool's [`SecretKey`].
-fn export<P: ParameterSet>(key: &SigningKey<P>) -> SecretKey {
-    SecretKey {
-        seed: key.seed().map(|s| Zeroizing::new(s.to_vec())),
-        expanded: Zeroizing::new(key.to_expanded().as_ref().to_vec()),
-    }
-}
-
-/// The library's key for the tool's [`SecretKey`] (from the seed when there is one).
-fn import<P: ParameterSet>(sk: &SecretKey) -> Result<SigningKey<P>, String> {
-    match &sk.seed {
-        Some(seed) => SigningKey::<P>::from_seed_slice(seed),
-        None => SigningKey::<P>::from_expanded(&sk.expanded),
-    }
-    .map_err(|e| describe(&e))
-}
-
 /// A library error as a message.
 fn describe(e: &Error) -> String {
     match e {
@@ -61,7 +44,38 @@ fn describe(e: &Error) -> String {
     }
 }
 
-impl<P: ParameterSet> Algorithm for MlDsa<P> {
+impl<P: ParameterSet> LibraryKey for SigningKey<P> {
+    fn generate() -> Result<Self, String> {
+        SigningKey::<P>::generate().map_err(|e| describe(&e))
+    }
+
+    fn from_seed(seed: &[u8]) -> Result<Self, String> {
+        SigningKey::<P>::from_seed_slice(seed).map_err(|e| describe(&e))
+    }
+
+    fn from_expanded(expanded: &[u8]) -> Result<Self, String> {
+        SigningKey::<P>::from_expanded(expanded).map_err(|e| describe(&e))
+    }
+
+    fn seed(&self) -> Option<&[u8]> {
+        SigningKey::seed(self).map(|s| &s[..])
+    }
+
+    fn expanded(&self) -> Zeroizing<Vec<u8>> {
+        let mut sk = self.to_expanded();
+        let out = Zeroizing::new(sk.as_ref().to_vec());
+        sk.as_mut().zeroize();
+        out
+    }
+
+    fn public(&self) -> Vec<u8> {
+        self.verifying_key().as_bytes().to_vec()
+    }
+}
+
+impl<P: ParameterSet> Adapter for MlDsa<P> {
+    type Key = SigningKey<P>;
+
     fn info(&self) -> Info {
         Info {
             name: self.name,
@@ -76,33 +90,11 @@ impl<P: ParameterSet> Algorithm for MlDsa<P> {
         }
     }
 
-    fn keygen(&self, seed: Option<&[u8]>) -> Result<KeyPair, String> {
-        let key = match seed {
-            Some(seed) => SigningKey::<P>::from_seed_slice(seed),
-            None => SigningKey::<P>::generate(),
-        }
-        .map_err(|e| describe(&e))?;
-        Ok(KeyPair {
-            public: key.verifying_key().as_bytes().to_vec(),
-            secret: export(&key),
-        })
-    }
-
-    fn secret_from_seed(&self, seed: &[u8]) -> Result<SecretKey, String> {
-        let key = SigningKey::<P>::from_seed_slice(seed).map_err(|e| describe(&e))?;
-        Ok(export(&key))
-    }
-
-    fn secret_from_expanded(&self, expanded: &[u8]) -> Result<SecretKey, String> {
-        SigningKey::<P>::from_expanded(expanded).map_err(|e| describe(&e))?;
-        Ok(SecretKey {
-            seed: None,
-            expanded: Zeroizing::new(expanded.to_vec()),
-        })
-    }
-
-    fn public_from_secret(&self, sk: &SecretKey) -> Result<Vec<u8>, String> {
-        Ok(import::<P>(sk)?.verifying_key().as_bytes().to_vec())
+    fn check_public(&self, pk: &[u8]) -> Result<(), String> {
+        // Every byte string of the right length is a pkEncode output.
+        VerifyingKey::<P>::from_bytes(pk)
+            .map(|_| ())
+            .map_err(|e| describe(&e))
     }
 
     fn as_signature(&self) -> Option<&dyn SignatureScheme> {
@@ -118,7 +110,7 @@ impl<P: ParameterSet> SignatureScheme for MlDsa<P> {
         opts: SignOptions<'_>,
         deterministic: bool,
     ) -> Result<Vec<u8>, String> {
-        let key = import::<P>(sk)?;
+        let key = SigningKey::<P>::import(sk)?;
         let sig = match (opts.prehash, deterministic) {
             (None, false) => key.sign(msg, opts.context),
             (None, true) => key.sign_deterministic(msg, opts.context),

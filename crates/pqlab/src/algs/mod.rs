@@ -2,10 +2,15 @@
 //!
 //! A command looks an algorithm up by name ([`find`]) or by the object identifier in a key file
 //! ([`find_by_oid`]) and works through the [`Algorithm`] trait; signature schemes also
-//! implement [`SignatureScheme`]. A new scheme (ML-KEM, Falcon) plugs in by implementing these
-//! traits and adding one line to [`ALGORITHMS`].
+//! implement [`SignatureScheme`], KEMs [`KemScheme`].
+//!
+//! A scheme plugs in by implementing [`Adapter`] for a type that names its parameter set
+//! (its library's secret-key type implements [`LibraryKey`]); the key life cycle (generation,
+//! seeds, expanded keys, public keys) is then the same generic code for every scheme. Add one
+//! line to [`ALGORITHMS`] and the commands, key files and `pqlab list` know it.
 
 mod mldsa;
+mod mlkem;
 
 use pqlab_mldsa::HashAlg;
 use zeroize::Zeroizing;
@@ -16,7 +21,6 @@ pub enum Kind {
     /// A digital signature scheme.
     Signature,
     /// A key-encapsulation mechanism.
-    #[allow(dead_code)] // for ML-KEM, which is not wired in yet
     Kem,
 }
 
@@ -26,6 +30,54 @@ impl Kind {
         match self {
             Kind::Signature => "signature",
             Kind::Kem => "KEM",
+        }
+    }
+
+    /// What an algorithm of this kind is called in messages.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            Kind::Signature => "signature scheme",
+            Kind::Kem => "KEM",
+        }
+    }
+
+    /// The commands for this kind (for hints in messages).
+    pub const fn commands(self) -> &'static str {
+        match self {
+            Kind::Signature => "'pqlab sign' and 'pqlab verify'",
+            Kind::Kem => "'pqlab encaps' and 'pqlab decaps'",
+        }
+    }
+
+    /// The name of the public key ("encapsulation key" for a KEM, as FIPS 203 says).
+    pub const fn public_key(self) -> &'static str {
+        match self {
+            Kind::Signature => "public key",
+            Kind::Kem => "encapsulation key",
+        }
+    }
+
+    /// The name of the secret key ("decapsulation key" for a KEM, as FIPS 203 says).
+    pub const fn secret_key(self) -> &'static str {
+        match self {
+            Kind::Signature => "secret key",
+            Kind::Kem => "decapsulation key",
+        }
+    }
+
+    /// How messages name a public key file.
+    pub const fn public_key_file(self) -> &'static str {
+        match self {
+            Kind::Signature => "public key file",
+            Kind::Kem => "encapsulation key file",
+        }
+    }
+
+    /// How messages name a secret key file.
+    pub const fn secret_key_file(self) -> &'static str {
+        match self {
+            Kind::Signature => "secret key file",
+            Kind::Kem => "decapsulation key file",
         }
     }
 }
@@ -81,6 +133,8 @@ pub struct SignOptions<'a> {
 
 /// An algorithm of the registry. Errors are short descriptions of the problem; the caller adds
 /// which file or argument it was about.
+///
+/// Implemented for every [`Adapter`]; schemes implement that.
 pub trait Algorithm: Sync {
     /// Names, standard and sizes.
     fn info(&self) -> Info;
@@ -98,8 +152,123 @@ pub trait Algorithm: Sync {
     /// The public key that belongs to `sk`.
     fn public_from_secret(&self, sk: &SecretKey) -> Result<Vec<u8>, String>;
 
+    /// Checks a raw public key of [`Info::public_key_len`] bytes (for ML-KEM: the modulus
+    /// check of FIPS 203, Section 7.2).
+    fn check_public(&self, pk: &[u8]) -> Result<(), String>;
+
     /// The signature operations, if this is a signature scheme.
     fn as_signature(&self) -> Option<&dyn SignatureScheme>;
+
+    /// The KEM operations, if this is a KEM.
+    fn as_kem(&self) -> Option<&dyn KemScheme>;
+}
+
+/// A library's secret-key type, driven the same way for every scheme: made from OS randomness,
+/// from a seed or from the expanded encoding, and exported as seed (when known), expanded
+/// encoding and public key.
+pub trait LibraryKey: Sized {
+    /// A fresh key from OS randomness (the key keeps its seed).
+    fn generate() -> Result<Self, String>;
+
+    /// The key derived from `seed` (the caller checked its length).
+    fn from_seed(seed: &[u8]) -> Result<Self, String>;
+
+    /// The key in the standard's expanded encoding, after the standard's checks.
+    fn from_expanded(expanded: &[u8]) -> Result<Self, String>;
+
+    /// The seed the key was made from, if it was made from one.
+    fn seed(&self) -> Option<&[u8]>;
+
+    /// The standard's expanded encoding.
+    fn expanded(&self) -> Zeroizing<Vec<u8>>;
+
+    /// The encoded public key.
+    fn public(&self) -> Vec<u8>;
+
+    /// The key as the tool's [`SecretKey`].
+    fn export(&self) -> SecretKey {
+        SecretKey {
+            seed: self.seed().map(|s| Zeroizing::new(s.to_vec())),
+            expanded: self.expanded(),
+        }
+    }
+
+    /// The library's key for the tool's [`SecretKey`] (from the seed when there is one).
+    fn import(sk: &SecretKey) -> Result<Self, String> {
+        match &sk.seed {
+            Some(seed) => Self::from_seed(seed),
+            None => Self::from_expanded(&sk.expanded),
+        }
+    }
+}
+
+/// What a scheme provides to be an [`Algorithm`]: its facts, its library key type and its
+/// operations. Everything else is generic.
+pub trait Adapter: Sync {
+    /// The library's secret-key type of this parameter set.
+    type Key: LibraryKey;
+
+    /// Names, standard and sizes.
+    fn info(&self) -> Info;
+
+    /// See [`Algorithm::check_public`].
+    fn check_public(&self, pk: &[u8]) -> Result<(), String>;
+
+    /// The signature operations, if this is a signature scheme.
+    fn as_signature(&self) -> Option<&dyn SignatureScheme> {
+        None
+    }
+
+    /// The KEM operations, if this is a KEM.
+    fn as_kem(&self) -> Option<&dyn KemScheme> {
+        None
+    }
+}
+
+impl<A: Adapter> Algorithm for A {
+    fn info(&self) -> Info {
+        Adapter::info(self)
+    }
+
+    fn keygen(&self, seed: Option<&[u8]>) -> Result<KeyPair, String> {
+        let key = match seed {
+            Some(seed) => A::Key::from_seed(seed),
+            None => A::Key::generate(),
+        }?;
+        Ok(KeyPair {
+            public: key.public(),
+            secret: key.export(),
+        })
+    }
+
+    fn secret_from_seed(&self, seed: &[u8]) -> Result<SecretKey, String> {
+        Ok(A::Key::from_seed(seed)?.export())
+    }
+
+    fn secret_from_expanded(&self, expanded: &[u8]) -> Result<SecretKey, String> {
+        // Checked, but kept as given (the library may re-encode in a canonical form).
+        A::Key::from_expanded(expanded)?;
+        Ok(SecretKey {
+            seed: None,
+            expanded: Zeroizing::new(expanded.to_vec()),
+        })
+    }
+
+    fn public_from_secret(&self, sk: &SecretKey) -> Result<Vec<u8>, String> {
+        Ok(A::Key::import(sk)?.public())
+    }
+
+    fn check_public(&self, pk: &[u8]) -> Result<(), String> {
+        Adapter::check_public(self, pk)
+    }
+
+    fn as_signature(&self) -> Option<&dyn SignatureScheme> {
+        Adapter::as_signature(self)
+    }
+
+    fn as_kem(&self) -> Option<&dyn KemScheme> {
+        Adapter::as_kem(self)
+    }
 }
 
 /// The operations of a signature scheme.
@@ -124,9 +293,27 @@ pub trait SignatureScheme {
     ) -> Result<bool, String>;
 }
 
+/// The operations of a key-encapsulation mechanism.
+pub trait KemScheme {
+    /// Encapsulates to the encapsulation key `ek` (which passed [`Algorithm::check_public`])
+    /// with OS randomness: the ciphertext and the shared secret.
+    fn encapsulate(&self, ek: &[u8]) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>), String>;
+
+    /// Decapsulates `ct` (of [`Info::ciphertext_len`] bytes; the caller checks) with `sk`: the
+    /// shared secret, or the implicit-rejection secret for a ciphertext that does not
+    /// decrypt consistently (not an error).
+    fn decapsulate(&self, sk: &SecretKey, ct: &[u8]) -> Result<Zeroizing<Vec<u8>>, String>;
+}
+
 /// Every algorithm the tool implements, in the order `pqlab list` shows them.
-pub static ALGORITHMS: &[&dyn Algorithm] =
-    &[&mldsa::ML_DSA_44, &mldsa::ML_DSA_65, &mldsa::ML_DSA_87];
+pub static ALGORITHMS: &[&dyn Algorithm] = &[
+    &mldsa::ML_DSA_44,
+    &mldsa::ML_DSA_65,
+    &mldsa::ML_DSA_87,
+    &mlkem::ML_KEM_512,
+    &mlkem::ML_KEM_768,
+    &mlkem::ML_KEM_1024,
+];
 
 /// Looks an algorithm up by its command-line name, case-insensitively.
 pub fn find(name: &str) -> Option<&'static dyn Algorithm> {
@@ -173,21 +360,42 @@ mod tests {
     }
 
     #[test]
-    fn ml_dsa_sizes_match_fips_204() {
+    fn sizes_match_fips_204_and_203() {
         let sizes: Vec<_> = ALGORITHMS
             .iter()
             .map(|a| {
                 let i = a.info();
-                (i.name, i.public_key_len, i.secret_key_len, i.signature_len)
+                (
+                    i.name,
+                    i.kind,
+                    i.public_key_len,
+                    i.secret_key_len,
+                    i.seed_len,
+                    i.signature_len,
+                    i.ciphertext_len,
+                )
             })
             .collect();
+        let (sig, kem) = (Kind::Signature, Kind::Kem);
         assert_eq!(
             sizes,
             [
-                ("ml-dsa-44", 1312, 2560, Some(2420)),
-                ("ml-dsa-65", 1952, 4032, Some(3309)),
-                ("ml-dsa-87", 2592, 4896, Some(4627)),
+                ("ml-dsa-44", sig, 1312, 2560, 32, Some(2420), None),
+                ("ml-dsa-65", sig, 1952, 4032, 32, Some(3309), None),
+                ("ml-dsa-87", sig, 2592, 4896, 32, Some(4627), None),
+                ("ml-kem-512", kem, 800, 1632, 64, None, Some(768)),
+                ("ml-kem-768", kem, 1184, 2400, 64, None, Some(1088)),
+                ("ml-kem-1024", kem, 1568, 3168, 64, None, Some(1568)),
             ]
         );
+    }
+
+    #[test]
+    fn each_algorithm_has_the_operations_of_its_kind() {
+        for a in ALGORITHMS {
+            let kind = a.info().kind;
+            assert_eq!(a.as_signature().is_some(), kind == Kind::Signature);
+            assert_eq!(a.as_kem().is_some(), kind == Kind::Kem);
+        }
     }
 }

@@ -13,6 +13,11 @@ pub const ALGS: [&str; 3] = ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"];
 pub const SIZES: [(usize, usize, usize); 3] =
     [(1312, 2560, 2420), (1952, 4032, 3309), (2592, 4896, 4627)];
 
+pub const KEMS: [&str; 3] = ["ml-kem-512", "ml-kem-768", "ml-kem-1024"];
+/// (encapsulation key, expanded decapsulation key, ciphertext) lengths of [`KEMS`].
+pub const KEM_SIZES: [(usize, usize, usize); 3] =
+    [(800, 1632, 768), (1184, 2400, 1088), (1568, 3168, 1568)];
+
 /// Runs pqlab with `args` and `stdin` as standard input.
 pub fn run_with(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pqlab"))
@@ -143,6 +148,95 @@ impl Dir {
         assert_ok(&run(&args));
         (pk, sk)
     }
+}
+
+impl Dir {
+    /// Runs `pqlab encaps` to `ek`, writing `<prefix>ct` and `<prefix>ss`; returns the
+    /// ciphertext and the shared secret.
+    pub fn encaps(&self, alg: &str, ek: &str, prefix: &str) -> (Vec<u8>, Vec<u8>) {
+        let (ct, ss) = (format!("{prefix}ct"), format!("{prefix}ss"));
+        let out = run(&[
+            "encaps",
+            alg,
+            "--public-key",
+            ek,
+            "--ciphertext",
+            &self.arg(&ct),
+            "--shared-secret",
+            &self.arg(&ss),
+        ]);
+        assert_ok(&out);
+        assert!(out.stdout.is_empty());
+        (self.read(&ct), self.read(&ss))
+    }
+
+    /// Runs `pqlab decaps` with `dk` on the ciphertext file `ct`; returns the shared secret.
+    pub fn decaps(&self, alg: &str, dk: &str, ct: &str) -> Vec<u8> {
+        let ss = self.arg("decaps-ss");
+        let out = run(&[
+            "decaps",
+            alg,
+            "--secret-key",
+            dk,
+            "--ciphertext",
+            ct,
+            "--shared-secret",
+            &ss,
+        ]);
+        assert_ok(&out);
+        assert!(out.stdout.is_empty());
+        self.read("decaps-ss")
+    }
+}
+
+/// A DER TLV with tag `tag` holding `content` (definite length, short or long form).
+pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    let len = content.len();
+    if len < 0x80 {
+        out.push(len as u8);
+    } else if len < 0x100 {
+        out.extend([0x81, len as u8]);
+    } else {
+        assert!(len < 0x10000);
+        out.extend([0x82, (len >> 8) as u8, len as u8]);
+    }
+    out.extend_from_slice(content);
+    out
+}
+
+/// PEM armour around `der` with `label`.
+pub fn pem(label: &str, der: &[u8]) -> Vec<u8> {
+    der::pem::encode_string(label, der::pem::LineEnding::LF, der)
+        .unwrap()
+        .into_bytes()
+}
+
+/// The DER of the AlgorithmIdentifier of ML-KEM-512/768/1024 (`level` 1, 2, 3): the OID
+/// 2.16.840.1.101.3.4.4.level, parameters absent.
+pub fn mlkem_alg_id(level: u8) -> Vec<u8> {
+    tlv(
+        0x30,
+        &[
+            0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04, level,
+        ],
+    )
+}
+
+/// A PKCS#8 v1 PEM private key with the AlgorithmIdentifier `alg_id` and the privateKey
+/// CHOICE `choice` (its DER).
+pub fn pkcs8_pem(alg_id: &[u8], choice: &[u8]) -> Vec<u8> {
+    let body = [&[0x02, 0x01, 0x00][..], alg_id, &tlv(0x04, choice)].concat();
+    pem("PRIVATE KEY", &tlv(0x30, &body))
+}
+
+/// A SubjectPublicKeyInfo PEM public key with the AlgorithmIdentifier `alg_id`.
+pub fn spki_pem(alg_id: &[u8], key: &[u8]) -> Vec<u8> {
+    let bits = [&[0u8][..], key].concat();
+    pem(
+        "PUBLIC KEY",
+        &tlv(0x30, &[alg_id, &tlv(0x03, &bits)].concat()),
+    )
 }
 
 /// The vector folder, or `None` (with a message) when it is absent and CI is not set.
