@@ -35,6 +35,50 @@ pub enum Command {
     Encaps(EncapsArgs),
     /// Decapsulate (KEM): write the shared secret of a ciphertext.
     Decaps(DecapsArgs),
+    /// Measure every scheme (and, with --peers, other implementations) side by side: sizes,
+    /// latency distributions, cycles, stack, heap, statistics; terminal, JSON, CSV and HTML.
+    Compare(CompareArgs),
+}
+
+/// Arguments of `pqlab compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Algorithms to measure, comma-separated [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub algs: Vec<String>,
+    /// Operations to measure, comma-separated: keygen, sign, verify, encaps, decaps
+    /// [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub ops: Vec<String>,
+    /// Timed calls per measurement [default: 500; 15 with --quick].
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<usize>,
+    /// Message lengths in bytes for sign and verify, comma-separated [default: 32,1024,10240;
+    /// 32 with --quick].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub msg_sizes: Vec<usize>,
+    /// Also measure other implementations (RustCrypto, PQClean via pqcrypto), after checking
+    /// that they agree with pqlab (needs a build with the `peers` feature).
+    #[arg(long)]
+    pub peers: bool,
+    /// A run of a few seconds (few iterations, one message length).
+    #[arg(long)]
+    pub quick: bool,
+    /// Write the report as JSON (the stable schema of DESIGN.md section 4).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one CSV row per measurement.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write a self-contained HTML report with SVG charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Estimate energy with this constant power draw in watts.
+    #[arg(long, value_name = "W", conflicts_with = "power_profile")]
+    pub power_watts: Option<f64>,
+    /// Estimate energy with a named power model: cortex-m4-168mhz, laptop-15w, server-core-10w.
+    #[arg(long, value_name = "NAME")]
+    pub power_profile: Option<String>,
 }
 
 /// The encoding of key files written by `keygen`.

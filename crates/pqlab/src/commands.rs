@@ -30,6 +30,7 @@ pub fn run(command: Command) -> CliResult<Outcome> {
         Command::Verify(args) => verify(&args),
         Command::Encaps(args) => encaps(&args),
         Command::Decaps(args) => decaps(&args),
+        Command::Compare(args) => crate::compare::run(&args).map(|()| Outcome::Success),
     }
 }
 

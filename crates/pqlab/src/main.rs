@@ -10,6 +10,7 @@
 mod algs;
 mod cli;
 mod commands;
+mod compare;
 mod error;
 mod io;
 mod keyfile;
@@ -19,6 +20,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use commands::Outcome;
+
+/// Counts heap use for `pqlab compare` (forwards everything to the system allocator).
+#[global_allocator]
+static ALLOCATOR: pqlab_lab::probe::CountingAlloc = pqlab_lab::probe::CountingAlloc;
 
 fn main() -> ExitCode {
     let cli = match cli::parse() {

@@ -1,0 +1,50 @@
+//! `pqlab-lab`: the measurement engine behind `pqlab compare` (DESIGN §4 and §6).
+//!
+//! * [`registry`]: the implementations measured, one entry per implementation and parameter
+//!   set ([`registry::SignatureImpl`], [`registry::KemImpl`]); pqlab's own schemes always, the
+//!   other implementations with the `peers` feature.
+//! * [`probe`]: the instruments: the fenced time-stamp counter, the painted-stack probe and the
+//!   counting allocator that the `pqlab` binary installs.
+//! * [`measure`]: timing loops and the summary of a latency sample.
+//! * [`stats`]: Shapiro–Wilk, Welch's t-test and Spearman's rank correlation.
+//! * [`run`]: a whole comparison, from a [`run::Config`] to a [`run::Report`].
+//! * [`report`]: the report as JSON (the stable schema of DESIGN §4), CSV, terminal tables and
+//!   a self-contained HTML page with SVG charts.
+
+mod ours;
+#[cfg(feature = "peers")]
+mod peers;
+
+pub mod check;
+pub mod energy;
+pub mod machine;
+pub mod measure;
+pub mod probe;
+pub mod registry;
+pub mod report;
+pub mod run;
+pub mod stats;
+
+use std::fmt;
+
+/// What can go wrong in a measurement run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabError {
+    /// An implementation failed an operation (a key did not parse, randomness failed, ...).
+    Implementation(String),
+    /// The configuration asks for something that does not exist or makes no sense.
+    Config(String),
+    /// Writing a report failed.
+    Report(String),
+}
+
+impl fmt::Display for LabError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabError::Implementation(m) => write!(f, "implementation error: {m}"),
+            LabError::Config(m) | LabError::Report(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for LabError {}

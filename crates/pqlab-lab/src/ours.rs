@@ -1,0 +1,142 @@
+//! pqlab's own schemes in the registry: one generic adapter per scheme over the parameter-set
+//! types of its crate.
+
+use core::marker::PhantomData;
+
+use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87, Signature, SigningKey, VerifyingKey};
+use pqlab_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024};
+
+use crate::LabError;
+use crate::registry::{
+    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, Kind, SignatureImpl, Signer,
+    Verifier,
+};
+
+/// The implementation name of pqlab's own code in reports.
+pub const PQLAB: &str = "pqlab";
+
+/// ML-DSA parameter set `P` of `pqlab-mldsa` under its command-line name.
+pub struct MlDsa<P>(&'static str, PhantomData<P>);
+/// ML-KEM parameter set `P` of `pqlab-mlkem` under its command-line name.
+pub struct MlKem<P>(&'static str, PhantomData<P>);
+
+static ML_DSA_44: MlDsa<MlDsa44> = MlDsa("ml-dsa-44", PhantomData);
+static ML_DSA_65: MlDsa<MlDsa65> = MlDsa("ml-dsa-65", PhantomData);
+static ML_DSA_87: MlDsa<MlDsa87> = MlDsa("ml-dsa-87", PhantomData);
+static ML_KEM_512: MlKem<MlKem512> = MlKem("ml-kem-512", PhantomData);
+static ML_KEM_768: MlKem<MlKem768> = MlKem("ml-kem-768", PhantomData);
+static ML_KEM_1024: MlKem<MlKem1024> = MlKem("ml-kem-1024", PhantomData);
+
+/// pqlab's entries, in report order. (Falcon joins here as `Entry::Signature(&FALCON_512)`.)
+pub(crate) static ENTRIES: &[Entry] = &[
+    Entry::Signature(&ML_DSA_44),
+    Entry::Signature(&ML_DSA_65),
+    Entry::Signature(&ML_DSA_87),
+    Entry::Kem(&ML_KEM_512),
+    Entry::Kem(&ML_KEM_768),
+    Entry::Kem(&ML_KEM_1024),
+];
+
+fn lib_err(e: impl core::fmt::Display) -> LabError {
+    LabError::Implementation(e.to_string())
+}
+
+impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
+    fn info(&self) -> ImplInfo {
+        ImplInfo {
+            implementation: PQLAB,
+            alg: self.0,
+            kind: Kind::Signature,
+            standard: "FIPS 204",
+            public_key: P::PK_LEN,
+            secret_key: P::SK_LEN,
+            signature: Some(P::SIG_LEN),
+            ciphertext: None,
+        }
+    }
+
+    fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
+        let sk = SigningKey::<P>::generate().map_err(lib_err)?;
+        out.set(sk.verifying_key().as_bytes(), sk.to_expanded().as_ref());
+        Ok(())
+    }
+
+    fn signer(&self, secret: &[u8]) -> Result<Box<dyn Signer>, LabError> {
+        Ok(Box::new(
+            SigningKey::<P>::from_expanded(secret).map_err(lib_err)?,
+        ))
+    }
+
+    fn verifier(&self, public: &[u8]) -> Result<Box<dyn Verifier>, LabError> {
+        Ok(Box::new(
+            VerifyingKey::<P>::from_bytes(public).map_err(lib_err)?,
+        ))
+    }
+}
+
+impl<P: pqlab_mldsa::ParameterSet> Signer for SigningKey<P> {
+    fn sign(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<(), LabError> {
+        let sig = SigningKey::sign(self, msg, &[]).map_err(lib_err)?;
+        out.clear();
+        out.extend_from_slice(sig.as_bytes());
+        Ok(())
+    }
+}
+
+impl<P: pqlab_mldsa::ParameterSet> Verifier for VerifyingKey<P> {
+    fn verify(&self, msg: &[u8], sig: &[u8]) -> bool {
+        Signature::<P>::from_bytes(sig)
+            .is_ok_and(|s| VerifyingKey::verify(self, msg, &[], &s).is_ok())
+    }
+}
+
+impl<P: pqlab_mlkem::ParameterSet + Sync + Send> KemImpl for MlKem<P> {
+    fn info(&self) -> ImplInfo {
+        ImplInfo {
+            implementation: PQLAB,
+            alg: self.0,
+            kind: Kind::Kem,
+            standard: "FIPS 203",
+            public_key: P::EK_LEN,
+            secret_key: P::DK_LEN,
+            signature: None,
+            ciphertext: Some(P::CT_LEN),
+        }
+    }
+
+    fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
+        let dk = DecapsulationKey::<P>::generate().map_err(lib_err)?;
+        out.set(dk.encapsulation_key().as_bytes(), dk.to_expanded().as_ref());
+        Ok(())
+    }
+
+    fn encapsulator(&self, public: &[u8]) -> Result<Box<dyn Encapsulator>, LabError> {
+        Ok(Box::new(
+            EncapsulationKey::<P>::from_bytes(public).map_err(lib_err)?,
+        ))
+    }
+
+    fn decapsulator(&self, secret: &[u8]) -> Result<Box<dyn Decapsulator>, LabError> {
+        Ok(Box::new(
+            DecapsulationKey::<P>::from_expanded(secret).map_err(lib_err)?,
+        ))
+    }
+}
+
+impl<P: pqlab_mlkem::ParameterSet> Encapsulator for EncapsulationKey<P> {
+    fn encaps(&self, ct: &mut Vec<u8>, ss: &mut [u8; 32]) -> Result<(), LabError> {
+        let (c, k) = EncapsulationKey::encapsulate(self).map_err(lib_err)?;
+        ct.clear();
+        ct.extend_from_slice(c.as_bytes());
+        ss.copy_from_slice(k.as_bytes());
+        Ok(())
+    }
+}
+
+impl<P: pqlab_mlkem::ParameterSet> Decapsulator for DecapsulationKey<P> {
+    fn decaps(&self, ct: &[u8], ss: &mut [u8; 32]) -> Result<(), LabError> {
+        let c = Ciphertext::<P>::from_bytes(ct).map_err(lib_err)?;
+        ss.copy_from_slice(DecapsulationKey::decapsulate(self, &c).as_bytes());
+        Ok(())
+    }
+}

@@ -1,0 +1,135 @@
+//! `pqlab compare`: the command-line face of the measurement lab (`pqlab-lab`). It turns the
+//! arguments into a [`Config`], shows progress, prints the terminal summary and writes the
+//! requested report files (each atomically, or none on error).
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use pqlab_lab::energy::{PROFILES, PowerModel};
+use pqlab_lab::registry::Op;
+use pqlab_lab::report::{csv, html, json, text};
+use pqlab_lab::run::{self, Config};
+
+use crate::cli::CompareArgs;
+use crate::error::{CliError, CliResult};
+use crate::io;
+
+/// The configuration the arguments ask for.
+fn config(args: &CompareArgs) -> CliResult<Config> {
+    let mut c = if args.quick {
+        Config::quick()
+    } else {
+        Config::standard()
+    };
+    c.algs = args
+        .algs
+        .iter()
+        .map(|a| a.trim().to_ascii_lowercase())
+        .collect();
+    for name in &args.ops {
+        let op = Op::from_name(name.trim()).ok_or_else(|| {
+            CliError::new(format!(
+                "unknown operation '{name}' (known: keygen, sign, verify, encaps, decaps)"
+            ))
+        })?;
+        c.ops.push(op);
+    }
+    if let Some(n) = args.iterations {
+        c.iterations = n;
+        c.warmup = c.warmup.min(n);
+    }
+    if !args.msg_sizes.is_empty() {
+        c.msg_sizes = args.msg_sizes.clone();
+    }
+    if args.peers && !cfg!(feature = "peers") {
+        return Err(CliError::new(
+            "this pqlab was built without peers; rebuild with `cargo run --release --features \
+             peers -- compare --peers`",
+        ));
+    }
+    c.peers = args.peers;
+    c.power = match (&args.power_watts, &args.power_profile) {
+        (Some(w), _) if !(w.is_finite() && *w > 0.0) => {
+            return Err(CliError::new(format!(
+                "--power-watts must be positive, not {w}"
+            )));
+        }
+        (Some(w), _) => Some(PowerModel::watts(*w)),
+        (None, Some(name)) => Some(PowerModel::profile(name).ok_or_else(|| {
+            let known: Vec<&str> = PROFILES.iter().map(|p| p.0).collect();
+            CliError::new(format!(
+                "unknown power profile '{name}' (known: {})",
+                known.join(", ")
+            ))
+        })?),
+        (None, None) => None,
+    };
+    c.validate().map_err(|e| CliError::new(e.to_string()))?;
+    Ok(c)
+}
+
+/// Runs `pqlab compare`.
+pub fn run(args: &CompareArgs) -> CliResult<()> {
+    let config = config(args)?;
+    // Check where the reports go before spending minutes measuring.
+    for path in [&args.json, &args.csv, &args.html].into_iter().flatten() {
+        check_writable(path)?;
+    }
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(1);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed}]") {
+            b.set_style(style);
+        }
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut progress = |done: usize, total: usize, what: &str| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(what.to_string());
+    };
+    let report = run::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    bar.finish_and_clear();
+
+    let mut staged = Vec::new();
+    if let Some(path) = &args.json {
+        let data = json::to_json(&report).map_err(|e| CliError::new(e.to_string()))?;
+        staged.push(io::stage("JSON report", path, data.as_bytes(), false)?);
+    }
+    if let Some(path) = &args.csv {
+        staged.push(io::stage(
+            "CSV report",
+            path,
+            csv::to_csv(&report).as_bytes(),
+            false,
+        )?);
+    }
+    if let Some(path) = &args.html {
+        let data = html::to_html(&report).map_err(|e| CliError::new(e.to_string()))?;
+        staged.push(io::stage("HTML report", path, data.as_bytes(), false)?);
+    }
+    for s in staged {
+        s.commit()?;
+    }
+    print!("{}", text::summary(&report));
+    Ok(())
+}
+
+/// Fails early if `path`'s directory does not exist.
+fn check_writable(path: &Path) -> CliResult<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(CliError::file(
+            "report file",
+            path,
+            "its directory does not exist",
+        ))
+    }
+}
