@@ -57,7 +57,7 @@ fn bars(
     log: bool,
 ) -> Result<String, LabError> {
     svg(|root| {
-        let n = labels.len().max(1) as i32;
+        let n = labels.len().max(1) as i32 - 1;
         let totals: Vec<f64> = (0..labels.len())
             .map(|i| {
                 parts
