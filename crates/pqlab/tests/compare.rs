@@ -276,3 +276,51 @@ fn the_html_report_loads_in_headless_chromium_with_every_chart() {
     assert!(dom.contains("id=\"results\"") && dom.contains("id=\"machine\""));
     assert!(!dom.contains("parsererror"), "the SVG did not parse");
 }
+
+/// With the `peers` feature: the peers are cross-checked against pqlab, then timed in the same
+/// run, and the JSON holds every implementation.
+#[cfg(feature = "peers")]
+#[test]
+fn peers_are_cross_checked_and_measured_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("peers.json");
+    let out = run(&[
+        "compare",
+        "--quick",
+        "--peers",
+        "--algs",
+        "ml-dsa-65,ml-kem-768",
+        "--ops",
+        "sign,verify,encaps,decaps",
+        "--json",
+        path_str(&json),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("Ratio of medians to peers"));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let checks = v["peer_checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 4);
+    assert!(checks.iter().all(|c| c["passed"] == true), "{checks:?}");
+    let results = v["results"].as_array().unwrap();
+    for imp in ["pqlab", "rustcrypto", "pqcrypto"] {
+        for (alg, op) in [
+            ("ml-dsa-65", "sign"),
+            ("ml-dsa-65", "verify"),
+            ("ml-kem-768", "encaps"),
+            ("ml-kem-768", "decaps"),
+        ] {
+            assert!(
+                results
+                    .iter()
+                    .any(|r| r["impl"] == imp && r["alg"] == alg && r["op"] == op),
+                "no {imp} {alg} {op}"
+            );
+        }
+    }
+    assert!(!v["statistics"]["welch"].as_array().unwrap().is_empty());
+}
