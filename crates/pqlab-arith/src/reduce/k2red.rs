@@ -28,4 +28,9 @@ impl<const K: i64, const M: u32> Reduction for K2Red<K, M> {
     fn reduce(c: i64) -> i64 {
         KRed::<K, M>::step(KRed::<K, M>::step(c))
     }
+
+    #[inline(always)]
+    fn reduce_i32(c: i32) -> i32 {
+        KRed::<K, M>::step_i32(KRed::<K, M>::step_i32(c))
+    }
 }

@@ -23,6 +23,16 @@ impl<const K: i64, const M: u32> KRed<K, M> {
     };
 
     /// One step, for use by [`super::K2Red`].
+    /// One step in 32-bit arithmetic, for |c| <= 2^30 (the same result as [`Self::step`]).
+    #[inline(always)]
+    pub const fn step_i32(c: i32) -> i32 {
+        let sh = 32 - M;
+        let c0 = (c << sh) >> sh;
+        let c1 = (c - c0) >> M;
+        (K as i32) * c0 - c1
+    }
+
+    /// One step.
     #[inline(always)]
     pub const fn step(c: i64) -> i64 {
         let sh = 64 - M;
@@ -48,5 +58,10 @@ impl<const K: i64, const M: u32> Reduction for KRed<K, M> {
     #[inline(always)]
     fn reduce(c: i64) -> i64 {
         Self::step(c)
+    }
+
+    #[inline(always)]
+    fn reduce_i32(c: i32) -> i32 {
+        Self::step_i32(c)
     }
 }

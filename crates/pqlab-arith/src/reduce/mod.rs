@@ -121,7 +121,18 @@ pub trait Reduction {
     const CONSTANT_TIME: bool = true;
     /// Returns r = FACTOR * c (mod q) with |r| <= RULE.out_bound(|c|), for |c| <= IN_MAX.
     fn reduce(c: i64) -> i64;
+    /// The same reduction (same result, same bounds) for 32-bit inputs with |c| <= 2^30, in
+    /// 32-bit arithmetic where the strategy allows it (Montgomery with r <= 16, K-RED, K2-RED,
+    /// `%`), so that the `i16` transforms of q = 3329 are not forced into 64-bit arithmetic;
+    /// by default it widens to [`Reduction::reduce`].
+    #[inline(always)]
+    fn reduce_i32(c: i32) -> i32 {
+        Self::reduce(i64::from(c)) as i32
+    }
 }
+
+/// The largest |c| that [`Reduction::reduce_i32`] accepts.
+pub const I32_IN_MAX: i64 = 1 << 30;
 
 /// base^e mod q (q < 2^31), for compile-time tables.
 pub const fn pow_mod(base: i64, mut e: u64, q: i64) -> i64 {

@@ -41,9 +41,32 @@ impl<const Q: i64, const R: u32> Reduction for Montgomery<Q, R> {
 
     #[inline(always)]
     fn reduce(c: i64) -> i64 {
-        let sh = 64 - R;
-        // t = c * q^-1 mod 2^r, signed.
-        let t = (c.wrapping_mul(Self::QINV) << sh) >> sh;
+        // t = c * q^-1 mod 2^r, signed. For r = 32 (and 16) the multiplication is done in that
+        // width, as the reference code does (same value; it keeps the loops vectorisable).
+        let t = if R == 32 {
+            i64::from((c as i32).wrapping_mul(Self::QINV as i32))
+        } else if R == 16 {
+            i64::from((c as i16).wrapping_mul(Self::QINV as i16))
+        } else {
+            let sh = 64 - R;
+            (c.wrapping_mul(Self::QINV) << sh) >> sh
+        };
         (c - t * Q) >> R
+    }
+
+    #[inline(always)]
+    fn reduce_i32(c: i32) -> i32 {
+        if R <= 16 && (1i64 << (R - 1)) * Q <= 1 << 30 {
+            // |c| + 2^(r-1) q <= 2^31: no overflow, and the same t and result as `reduce`.
+            let t = if R == 16 {
+                i32::from((c as i16).wrapping_mul(Self::QINV as i16))
+            } else {
+                let sh = 32 - R;
+                (c.wrapping_mul(Self::QINV as i32) << sh) >> sh
+            };
+            (c - t * (Q as i32)) >> R
+        } else {
+            Self::reduce(i64::from(c)) as i32
+        }
     }
 }

@@ -137,6 +137,22 @@ impl<S: Reduction> Tables<S> {
     pub const FORWARD: Plan = forward_plan::<S>();
     /// The plan of the inverse transform.
     pub const INVERSE: Plan = inverse_plan::<S>(Self::F);
+    /// Whether the forward plan has a pass between layers (if not, the transform's loop has
+    /// no check at all).
+    const FORWARD_ANY: bool = any(&Self::FORWARD.pass_before);
+    /// Whether the inverse plan has a pass between layers.
+    const INVERSE_ANY: bool = any(&Self::INVERSE.pass_before);
+}
+
+const fn any(p: &[bool; 8]) -> bool {
+    let mut i = 0;
+    while i < p.len() {
+        if p[i] {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 #[inline(always)]
@@ -149,13 +165,14 @@ fn pass(a: &mut [i32; 256]) {
 /// FIPS 204, Algorithm 41: NTT(w), in place, under strategy `S`. From |in| < q, the output is
 /// below 9q in absolute value and congruent mod q to the Montgomery NTT's output.
 pub fn ntt_with<S: Reduction>(a: &mut [i32; 256]) {
-    let zetas = &Tables::<S>::ZETAS;
+    let zetas: &'static [i32; 256] = const { &Tables::<S>::ZETAS };
     let plan = Tables::<S>::FORWARD;
+    let any = Tables::<S>::FORWARD_ANY;
     let mut k = 0;
     let mut len = 128;
     let mut layer = 0;
     while len > 0 {
-        if plan.pass_before[layer] {
+        if any && plan.pass_before[layer] {
             pass(a);
         }
         let mut start = 0;
@@ -180,14 +197,15 @@ pub fn ntt_with<S: Reduction>(a: &mut [i32; 256]) {
 /// FIPS 204, Algorithm 42: NTT^-1(w_hat), in place, times 2^32, under strategy `S`. From
 /// |in| < q, the output is below q in absolute value.
 pub fn inv_ntt_to_mont_with<S: Reduction>(a: &mut [i32; 256]) {
-    let zetas = &Tables::<S>::ZETAS;
+    let zetas: &'static [i32; 256] = const { &Tables::<S>::ZETAS };
     let plan = Tables::<S>::INVERSE;
+    let any = Tables::<S>::INVERSE_ANY;
     let f = Tables::<S>::F;
     let mut k = 256;
     let mut len = 1;
     let mut layer = 0;
     while len < 256 {
-        if plan.pass_before[layer] {
+        if any && plan.pass_before[layer] {
             pass(a);
         }
         let mut start = 0;

@@ -32,6 +32,9 @@ const ZETA: i64 = 17;
 const ZMAX: i64 = (Q - 1) / 2;
 const PASS_OUT_MAX: i64 = (Q - 1) / 2;
 const COEFF_MAX: i64 = i16::MAX as i64;
+// Every product of a twiddle (or the final factor) and a sum or difference of two `i16` values
+// fits the 32-bit path of the strategies.
+const _: () = assert!(ZMAX * 2 * COEFF_MAX <= super::I32_IN_MAX);
 
 /// Where a transform needs extra reduction passes, and the bound it guarantees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +130,22 @@ impl<S: Reduction> Tables<S> {
     pub const FORWARD: Plan = forward_plan::<S>();
     /// The plan of the inverse transform.
     pub const INVERSE: Plan = inverse_plan::<S>(Self::F);
+    /// Whether the forward plan has a pass between layers (if not, the transform's loop has
+    /// no check at all).
+    const FORWARD_ANY: bool = any(&Self::FORWARD.pass_before);
+    /// Whether the inverse plan has a pass between layers.
+    const INVERSE_ANY: bool = any(&Self::INVERSE.pass_before);
+}
+
+const fn any(p: &[bool; 7]) -> bool {
+    let mut i = 0;
+    while i < p.len() {
+        if p[i] {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 #[inline(always)]
@@ -139,21 +158,22 @@ fn pass(f: &mut [i16; N]) {
 /// FIPS 203, Algorithm 9: NTT(f), in place, under strategy `S`, followed by a Barrett reduction:
 /// from |in| < 2q, the output lies in \[-(q-1)/2, (q-1)/2\].
 pub fn ntt_with<S: Reduction>(f: &mut [i16; N]) {
-    let zetas = &Tables::<S>::ZETAS;
+    let zetas: &'static [i16; 128] = const { &Tables::<S>::ZETAS };
     let plan = Tables::<S>::FORWARD;
+    let any = Tables::<S>::FORWARD_ANY;
     let mut i = 1;
     let mut len = 128;
     let mut layer = 0;
     while len >= 2 {
-        if plan.pass_before[layer] {
+        if any && plan.pass_before[layer] {
             pass(f);
         }
         for block in f.chunks_exact_mut(2 * len) {
-            let zeta = i64::from(zetas[i]);
+            let zeta = i32::from(zetas[i]);
             i += 1;
             let (lo, hi) = block.split_at_mut(len);
             for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                let t = S::reduce(zeta * i64::from(*b)) as i16;
+                let t = S::reduce_i32(zeta * i32::from(*b)) as i16;
                 *b = *a - t;
                 *a += t;
             }
@@ -167,31 +187,32 @@ pub fn ntt_with<S: Reduction>(f: &mut [i16; N]) {
 /// FIPS 203, Algorithm 10: NTT^-1(f_hat), in place, times 2^16, under strategy `S`. From
 /// |in| < 2^14, the output is below q in absolute value.
 pub fn inv_ntt_to_mont_with<S: Reduction>(f: &mut [i16; N]) {
-    let zetas = &Tables::<S>::ZETAS;
+    let zetas: &'static [i16; 128] = const { &Tables::<S>::ZETAS };
     let plan = Tables::<S>::INVERSE;
-    let fin = Tables::<S>::F;
+    let any = Tables::<S>::INVERSE_ANY;
+    let fin = Tables::<S>::F as i32;
     let mut i = 127;
     let mut len = 2;
     let mut layer = 0;
     while len <= 128 {
-        if plan.pass_before[layer] {
+        if any && plan.pass_before[layer] {
             pass(f);
         }
         for block in f.chunks_exact_mut(2 * len) {
-            let zeta = i64::from(zetas[i]);
+            let zeta = i32::from(zetas[i]);
             i -= 1;
             let (lo, hi) = block.split_at_mut(len);
             for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
                 let t = *a;
                 *a = barrett_reduce(t + *b);
-                *b = S::reduce(zeta * i64::from(*b - t)) as i16;
+                *b = S::reduce_i32(zeta * i32::from(*b - t)) as i16;
             }
         }
         len <<= 1;
         layer += 1;
     }
     for x in f.iter_mut() {
-        *x = S::reduce(fin * i64::from(*x)) as i16;
+        *x = S::reduce_i32(fin * i32::from(*x)) as i16;
     }
     if plan.pass_after {
         pass(f);

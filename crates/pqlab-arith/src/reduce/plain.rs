@@ -24,4 +24,9 @@ impl<const Q: i64> Reduction for PlainRem<Q> {
     fn reduce(c: i64) -> i64 {
         c % Q
     }
+
+    #[inline(always)]
+    fn reduce_i32(c: i32) -> i32 {
+        c % (Q as i32)
+    }
 }

@@ -19,6 +19,14 @@ fn check<S: Reduction>(c: i64) {
         S::NAME,
         S::Q
     );
+    if c.abs() <= I32_IN_MAX {
+        assert_eq!(
+            i64::from(S::reduce_i32(c as i32)),
+            r,
+            "{} i32 path c={c}",
+            S::NAME
+        );
+    }
     let bound = S::RULE.out_bound(c.abs());
     assert!(
         r.abs() <= bound && r.abs() <= S::OUT_MAX,
@@ -59,6 +67,12 @@ fn exhaustive<S: Reduction>(bound: i64) {
     let out = S::RULE.out_bound(bound);
     for c in -bound..=bound {
         let r = S::reduce(c);
+        assert_eq!(
+            i64::from(S::reduce_i32(c as i32)),
+            r,
+            "{} i32 path c={c}",
+            S::NAME
+        );
         let want = (S::FACTOR * c.rem_euclid(q)) % q;
         assert_eq!((r - want).rem_euclid(q), 0, "{} q={q} c={c} r={r}", S::NAME);
         assert!(r.abs() <= out, "{} q={q} c={c} r={r}", S::NAME);
