@@ -7,6 +7,8 @@
 //!   FIPS 204 Algorithms 41 and 42.
 //! * [`mlkem`]: q = 3329 (FIPS 203): Barrett and Montgomery reduction, NTT and inverse NTT of
 //!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
+//! * [`reduce`]: modular-reduction strategies (Montgomery, Barrett, K-RED, K2-RED, generalised
+//!   K-RED, `%`) behind one trait, NTTs generic over them, and the process-wide strategy selector.
 //! * [`ct`]: constant-time helpers shared by the schemes.
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
@@ -16,3 +18,4 @@ pub mod bytes;
 pub mod ct;
 pub mod mldsa;
 pub mod mlkem;
+pub mod reduce;

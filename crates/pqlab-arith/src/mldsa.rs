@@ -76,51 +76,24 @@ pub const ZETAS: [i32; 256] = {
     z
 };
 
-/// FIPS 204, Algorithm 41: NTT(w), in place, with Montgomery multiplications by the twiddles.
+/// FIPS 204, Algorithm 41: NTT(w), in place. Input coefficients must be below q in absolute
+/// value; outputs are below 9q in absolute value.
+///
+/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
+/// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
+/// the same bound (see [`crate::reduce::ntt_mldsa`]).
 pub fn ntt(a: &mut [i32; 256]) {
-    let mut k = 0;
-    let mut len = 128;
-    while len > 0 {
-        let mut start = 0;
-        while start < 256 {
-            k += 1;
-            let zeta = i64::from(ZETAS[k]);
-            for j in start..start + len {
-                let t = montgomery_reduce(zeta * i64::from(a[j + len]));
-                a[j + len] = a[j] - t;
-                a[j] += t;
-            }
-            start += 2 * len;
-        }
-        len >>= 1;
-    }
+    crate::reduce::ntt_mldsa::ntt(crate::reduce::strategy(), a);
 }
 
 /// FIPS 204, Algorithm 42: NTT^-1(w_hat), in place, times 2^32 (so that a product made with
 /// [`pointwise_montgomery`] comes back in the normal domain). Input coefficients must be below q
 /// in absolute value; outputs are below q in absolute value.
+///
+/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
+/// [`ntt`].
 pub fn inv_ntt_to_mont(a: &mut [i32; 256]) {
-    // 2^64 / 256 mod q: the Montgomery form of 256^-1, times 2^32 once more.
-    const F: i64 = 41_978;
-    let mut k = 256;
-    let mut len = 1;
-    while len < 256 {
-        let mut start = 0;
-        while start < 256 {
-            k -= 1;
-            let zeta = -i64::from(ZETAS[k]);
-            for j in start..start + len {
-                let t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = montgomery_reduce(zeta * i64::from(t - a[j + len]));
-            }
-            start += 2 * len;
-        }
-        len <<= 1;
-    }
-    for x in a.iter_mut() {
-        *x = montgomery_reduce(F * i64::from(*x));
-    }
+    crate::reduce::ntt_mldsa::inv_ntt_to_mont(crate::reduce::strategy(), a);
 }
 
 /// FIPS 204, Algorithm 45: MultiplyNTT, with Montgomery reduction: c = a o b * 2^-32.

@@ -123,25 +123,12 @@ pub const GAMMAS: [i16; 128] = {
 ///
 /// Input coefficients must have absolute value below 2q (each of the seven layers adds less
 /// than q); the output lies in \[-(q-1)/2, (q-1)/2\].
+///
+/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
+/// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
+/// the same range (see [`crate::reduce::ntt_mlkem`]).
 pub fn ntt(f: &mut [i16; N]) {
-    let mut i = 1;
-    let mut len = 128;
-    while len >= 2 {
-        for block in f.chunks_exact_mut(2 * len) {
-            let zeta = ZETAS[i];
-            i += 1;
-            let (lo, hi) = block.split_at_mut(len);
-            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                let t = fqmul(zeta, *b);
-                *b = *a - t;
-                *a += t;
-            }
-        }
-        len >>= 1;
-    }
-    for x in f.iter_mut() {
-        *x = barrett_reduce(*x);
-    }
+    crate::reduce::ntt_mlkem::ntt(crate::reduce::strategy(), f);
 }
 
 /// FIPS 203, Algorithm 10: NTT^-1(f_hat), in place, times 2^16 (so that a product made with
@@ -149,28 +136,10 @@ pub fn ntt(f: &mut [i16; N]) {
 /// coefficient to drop the factor otherwise).
 ///
 /// Input coefficients must have absolute value below 2^14; outputs have absolute value below q.
+/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
+/// [`ntt`].
 pub fn inv_ntt_to_mont(f: &mut [i16; N]) {
-    // 2^32 / 128 mod q: the factor 128^-1 of Algorithm 10 line 14, in Montgomery form, times
-    // 2^16 once more.
-    const F: i16 = 1441;
-    let mut i = 127;
-    let mut len = 2;
-    while len <= 128 {
-        for block in f.chunks_exact_mut(2 * len) {
-            let zeta = ZETAS[i];
-            i -= 1;
-            let (lo, hi) = block.split_at_mut(len);
-            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                let t = *a;
-                *a = barrett_reduce(t + *b);
-                *b = fqmul(zeta, *b - t);
-            }
-        }
-        len <<= 1;
-    }
-    for x in f.iter_mut() {
-        *x = fqmul(*x, F);
-    }
+    crate::reduce::ntt_mlkem::inv_ntt_to_mont(crate::reduce::strategy(), f);
 }
 
 /// FIPS 203, Algorithm 12: BaseCaseMultiply(a0, a1, b0, b1, gamma), the product of

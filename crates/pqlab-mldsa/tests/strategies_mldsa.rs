@@ -1,0 +1,32 @@
+//! The ML-DSA ACVP vector sets (keyGen, sigGen, sigGen-tr1, sigVer) under every reduction
+//! strategy of `pqlab_arith::reduce`: the schemes' NTTs dispatch on the process-wide selector,
+//! so this binary holds a single test that switches it sequentially (no other test here can
+//! race with it).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "acvp_mldsa/cases.rs"]
+mod cases;
+mod common;
+
+use pqlab_arith::reduce::{Strategy, set_strategy, strategy};
+
+#[test]
+fn acvp_under_every_reduction_strategy() {
+    if common::vectors_dir().is_none() {
+        return;
+    }
+    for s in Strategy::ALL {
+        set_strategy(s);
+        assert_eq!(strategy(), s);
+        println!("== reduction strategy {}", s.name());
+        cases::keygen();
+        cases::siggen();
+        cases::siggen_tr1();
+        cases::sigver();
+    }
+    set_strategy(Strategy::Montgomery);
+    println!(
+        "all ML-DSA ACVP sets passed under {} strategies",
+        Strategy::ALL.len()
+    );
+}
