@@ -8,8 +8,10 @@
 //!   and randomness are ring's. [`provider_with_groups`] restricts the groups.
 //! * [`kx`]: the groups; [`sign`]: the signature schemes and the extension point for more;
 //!   [`cert`]: a small CA that issues ML-DSA or ECDSA P-256 certificates; [`net`]: the echo
-//!   server and client behind `pqlab serve` / `pqlab connect`.
+//!   server and client behind `pqlab serve` / `pqlab connect`; [`bench`]: the handshake
+//!   benchmark behind `pqlab handshake-bench`.
 
+pub mod bench;
 pub mod cert;
 mod error;
 pub mod kx;

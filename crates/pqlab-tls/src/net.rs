@@ -96,7 +96,8 @@ pub struct Client {
     pub verifier: Arc<RecordingVerifier>,
 }
 
-/// A client configuration: TLS 1.3 only, trusting exactly `roots`.
+/// A client configuration: TLS 1.3 only, trusting exactly `roots`. Session resumption is off,
+/// so that every handshake is a full one (certificate, signature and key exchange).
 pub fn client_config(
     provider: CryptoProvider,
     roots: &[CertificateDer<'static>],
@@ -113,11 +114,12 @@ pub fn client_config(
         inner,
         scheme: Mutex::new(None),
     });
-    let config = ClientConfig::builder_with_provider(provider)
+    let mut config = ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(TLS13_ONLY)?
         .dangerous()
         .with_custom_certificate_verifier(Arc::clone(&verifier) as Arc<dyn ServerCertVerifier>)
         .with_no_client_auth();
+    config.resumption = rustls::client::Resumption::disabled();
     Ok(Client {
         config: Arc::new(config),
         verifier,
