@@ -113,3 +113,72 @@ pub fn decode_pq_private_key(der: &[u8]) -> Result<Option<PqPrivateKey>, Error> 
     }
     Ok(Some(key))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkcs8_with_choice(oid: &str, choice: &[u8]) -> Vec<u8> {
+        PrivateKeyInfoRef::new(alg_id(oid).unwrap(), OctetStringRef::new(choice).unwrap())
+            .to_der()
+            .unwrap()
+    }
+
+    fn vk_of(key: &PqPrivateKey) -> Vec<u8> {
+        match key {
+            PqPrivateKey::MlDsa44(k) => k.verifying_key().as_bytes().to_vec(),
+            PqPrivateKey::MlDsa65(k) => k.verifying_key().as_bytes().to_vec(),
+            PqPrivateKey::MlDsa87(k) => k.verifying_key().as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn seed_expanded_and_both_forms_give_the_same_key() {
+        let xi = [5u8; 32];
+        let key = SigningKey::<MlDsa65>::from_seed(&xi);
+        let want = key.verifying_key().as_bytes().to_vec();
+        let seed_der = encode_seed_pkcs8(MlDsa65::OID, &xi).unwrap();
+        let got = decode_pq_private_key(&seed_der).unwrap().unwrap();
+        assert!(matches!(got, PqPrivateKey::MlDsa65(_)));
+        assert_eq!(vk_of(&got), want);
+
+        let expanded = key.to_expanded();
+        let choice = OctetStringRef::new(expanded.as_ref())
+            .unwrap()
+            .to_der()
+            .unwrap();
+        let got = decode_pq_private_key(&pkcs8_with_choice(MlDsa65::OID, &choice)).unwrap();
+        assert_eq!(vk_of(&got.unwrap()), want);
+
+        let both = |seed: &[u8]| {
+            let mut inner = OctetStringRef::new(seed).unwrap().to_der().unwrap();
+            inner.extend(
+                OctetStringRef::new(expanded.as_ref())
+                    .unwrap()
+                    .to_der()
+                    .unwrap(),
+            );
+            let choice = AnyRef::new(Tag::Sequence, &inner)
+                .unwrap()
+                .to_der()
+                .unwrap();
+            decode_pq_private_key(&pkcs8_with_choice(MlDsa65::OID, &choice))
+        };
+        assert_eq!(vk_of(&both(&xi).unwrap().unwrap()), want);
+        assert!(matches!(both(&[6u8; 32]), Err(Error::Key(_))));
+    }
+
+    #[test]
+    fn other_algorithms_and_bad_keys() {
+        // An ECDSA key is not ours: None, for the classical provider to load.
+        let ec = pkcs8_with_choice("1.2.840.10045.2.1", &[0x04, 0x00]);
+        assert!(decode_pq_private_key(&ec).unwrap().is_none());
+        // A 31-byte seed, and garbage.
+        let short = encode_seed_pkcs8(MlDsa44::OID, &[1u8; 31]).unwrap();
+        assert!(matches!(decode_pq_private_key(&short), Err(Error::Key(_))));
+        assert!(matches!(
+            decode_pq_private_key(b"\x30\x03junk"),
+            Err(Error::Der(_))
+        ));
+    }
+}
