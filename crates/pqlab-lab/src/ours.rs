@@ -76,10 +76,14 @@ impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
 
 impl<P: pqlab_mldsa::ParameterSet> Signer for SigningKey<P> {
     fn sign(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<(), LabError> {
-        let sig = SigningKey::sign(self, msg, &[]).map_err(lib_err)?;
+        self.sign_counting(msg, out).map(|_| ())
+    }
+
+    fn sign_counting(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<Option<u32>, LabError> {
+        let (sig, loops) = SigningKey::sign_counted(self, msg, &[]).map_err(lib_err)?;
         out.clear();
         out.extend_from_slice(sig.as_bytes());
-        Ok(())
+        Ok(Some(loops))
     }
 }
 

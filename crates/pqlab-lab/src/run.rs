@@ -158,9 +158,47 @@ pub struct ResultRow {
     pub ops_per_battery: Option<f64>,
     /// Shapiro–Wilk normality test of the latency sample.
     pub shapiro_wilk: Option<Test>,
+    /// Iterations of the signing loop (rejection sampling), where reported.
+    pub signing_loops: Option<Rejection>,
     /// The latency sample (for charts; not in the JSON).
     #[serde(skip)]
     pub sample_ns: Vec<f64>,
+}
+
+/// The distribution of the number of signing-loop iterations (rejection sampling) over the
+/// signatures of a measurement.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Rejection {
+    /// Signatures counted.
+    pub signatures: usize,
+    /// Mean iterations per signature.
+    pub mean: f64,
+    /// (iterations, signatures that took that many), ascending.
+    pub histogram: Vec<(u32, usize)>,
+}
+
+impl Rejection {
+    /// The distribution of `loops`; `None` if empty.
+    pub fn of(loops: &[u32]) -> Option<Rejection> {
+        if loops.is_empty() {
+            return None;
+        }
+        let mut histogram: Vec<(u32, usize)> = Vec::new();
+        let mut sorted = loops.to_vec();
+        sorted.sort_unstable();
+        for n in sorted {
+            match histogram.last_mut() {
+                Some((k, c)) if *k == n => *c += 1,
+                _ => histogram.push((n, 1)),
+            }
+        }
+        let mean = loops.iter().map(|&n| f64::from(n)).sum::<f64>() / loops.len() as f64;
+        Some(Rejection {
+            signatures: loops.len(),
+            mean,
+            histogram,
+        })
+    }
 }
 
 /// The outcome of a peer's cross-check against pqlab.
@@ -349,6 +387,8 @@ fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, LabError> {
     let len = task.msg_len.unwrap_or(0);
     let pool = config.iterations.clamp(1, 16);
     let mut keys = KeyPair::default();
+    // Iterations of the signing loop per signature, where the implementation reports them.
+    let mut loops: Vec<u32> = Vec::with_capacity(config.warmup + config.iterations + 2);
     // The fixed state of the task: parsed keys and pools of valid inputs.
     let mut call: Call<'_> = match (task.entry, task.op) {
         (Entry::Signature(s), Op::Keygen) => {
@@ -363,7 +403,13 @@ fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, LabError> {
             s.keygen(&mut keys)?;
             let signer = s.signer(&keys.secret)?;
             let mut sig = Vec::with_capacity(info.signature.unwrap_or(0));
-            Box::new(move |_, msg| signer.sign(msg, &mut sig))
+            let loops = &mut loops;
+            Box::new(move |_, msg| {
+                if let Some(n) = signer.sign_counting(msg, &mut sig)? {
+                    loops.push(n);
+                }
+                Ok(())
+            })
         }
         (Entry::Signature(s), Op::Verify) => {
             s.keygen(&mut keys)?;
@@ -448,6 +494,7 @@ fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, LabError> {
     let mut res = Ok(());
     let stack = probe::peak_stack(|| res = call(1, &msg))?;
     res?;
+    drop(call);
     let summary = Summary::of(&sample);
     let energy = config.power.as_ref();
     let thin = thin_out(&sample.ns, 5000);
@@ -463,6 +510,7 @@ fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, LabError> {
         energy_j: energy.map(|m| m.joules(summary.median_ns)),
         ops_per_battery: energy.map(|m| m.ops_per_battery(summary.median_ns)),
         shapiro_wilk: stats::shapiro_wilk(&thin),
+        signing_loops: Rejection::of(&loops),
         sample_ns: sample.ns,
     })
 }

@@ -142,6 +142,16 @@ impl<P: ParameterSet> SigningKey<P> {
         self.sign_with_rnd(msg, ctx, &rnd)
     }
 
+    /// [`sign`](Self::sign) that also returns how many times the rejection loop of
+    /// FIPS 204, Algorithm 7 ran (see [`sign_mu_counted`](Self::sign_mu_counted)): for the
+    /// measurement of the rejection-sampling distribution.
+    #[cfg(feature = "getrandom")]
+    pub fn sign_counted(&self, msg: &[u8], ctx: &[u8]) -> Result<(Signature<P>, u32), Error> {
+        let rnd = os_random_32()?;
+        let mu = mu::mu_pure(&self.tr, msg, ctx)?;
+        Ok(self.sign_mu_counted(&mu, &rnd))
+    }
+
     /// FIPS 204, Algorithm 2: ML-DSA.Sign, hedged with 32 bytes from `rng`.
     pub fn sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
         &self,
@@ -203,6 +213,14 @@ impl<P: ParameterSet> SigningKey<P> {
     /// FIPS 204, Algorithm 7 from line 7 on: signs a precomputed mu = H(tr || M', 64)
     /// ("external mu", FIPS 204 Section 6.2 and its footnote).
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
+        sign::sign_mu::<P>(self, mu, rnd).0
+    }
+
+    /// [`sign_mu`](Self::sign_mu) that also returns how many times the rejection loop of
+    /// FIPS 204, Algorithm 7 (lines 10 to 32) ran for this signature (1 when the first candidate
+    /// was accepted). For measuring the rejection-sampling distribution; the count is the loop's
+    /// own counter kappa / l, so this costs nothing extra.
+    pub fn sign_mu_counted(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> (Signature<P>, u32) {
         sign::sign_mu::<P>(self, mu, rnd)
     }
 }

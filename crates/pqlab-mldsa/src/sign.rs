@@ -63,11 +63,14 @@ fn make_hint_vec<P: ParameterSet>(r0: &[Poly], r1: &[Poly], h: &mut [Poly]) -> u
 }
 
 /// FIPS 204, Algorithm 7: ML-DSA.Sign_internal, lines 1 to 5 and 7 to 33, with mu given.
+///
+/// Also returns how many times the rejection loop (lines 10 to 32) ran: kappa / l at the end,
+/// a count the loop keeps anyway, so reporting it costs nothing.
 pub(crate) fn sign_mu<P: ParameterSet>(
     sk: &SigningKey<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
-) -> Signature<P> {
+) -> (Signature<P>, u32) {
     // Lines 2 to 5: the NTT-domain secrets and A_hat = ExpandA(rho).
     let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
     let mut st = SecretsHat {
@@ -183,6 +186,6 @@ pub(crate) fn sign_mu<P: ParameterSet>(
         w0.zeroize();
         w1.zeroize();
         cs.zeroize();
-        return Signature { encoded };
+        return (Signature { encoded }, u32::from(kappa) / l as u32);
     }
 }

@@ -35,6 +35,14 @@ pub enum Command {
     Encaps(EncapsArgs),
     /// Decapsulate (KEM): write the shared secret of a ciphertext.
     Decaps(DecapsArgs),
+    /// TLS: make a CA and a server certificate (ML-DSA or ECDSA P-256).
+    Cert(crate::tls::CertArgs),
+    /// TLS: run a TLS 1.3 echo server with post-quantum key exchange and signatures.
+    Serve(crate::tls::ServeArgs),
+    /// TLS: connect to a TLS 1.3 server, send a line, print what was negotiated.
+    Connect(crate::tls::ConnectArgs),
+    /// TLS: measure handshakes (server/client cost, bytes, handshakes per second).
+    HandshakeBench(crate::tls::HandshakeBenchArgs),
     /// Measure every scheme (and, with --peers, other implementations) side by side: sizes,
     /// latency distributions, cycles, stack, heap, statistics; terminal, JSON, CSV and HTML.
     Compare(CompareArgs),

@@ -31,6 +31,10 @@ pub fn run(command: Command) -> CliResult<Outcome> {
         Command::Encaps(args) => encaps(&args),
         Command::Decaps(args) => decaps(&args),
         Command::Compare(args) => crate::compare::run(&args).map(|()| Outcome::Success),
+        Command::Cert(args) => crate::tls::cert(&args),
+        Command::Serve(args) => crate::tls::serve(&args),
+        Command::Connect(args) => crate::tls::connect(&args),
+        Command::HandshakeBench(args) => crate::tls::handshake_bench(&args),
     }
 }
 

@@ -15,6 +15,7 @@ mod error;
 mod io;
 mod keyfile;
 mod pkcs;
+mod tls;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -247,6 +247,43 @@ pub fn summary(r: &Report) -> String {
         &mut out,
     );
 
+    let mut rej = Table::new(&[
+        "algorithm",
+        "msg bytes",
+        "signatures",
+        "mean loops",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6+",
+    ]);
+    for x in r.results.iter().filter(|x| x.implementation == "pqlab") {
+        if let Some(d) = &x.signing_loops {
+            let mut row = vec![
+                x.alg.clone(),
+                x.msg_len.map_or("-".into(), |l| l.to_string()),
+                d.signatures.to_string(),
+                format!("{:.2}", d.mean),
+            ];
+            for k in 1..=6u32 {
+                let n: usize = d
+                    .histogram
+                    .iter()
+                    .filter(|(i, _)| if k == 6 { *i >= 6 } else { *i == k })
+                    .map(|(_, c)| c)
+                    .sum();
+                row.push(n.to_string());
+            }
+            rej.rows.push(row);
+        }
+    }
+    rej.render(
+        "ML-DSA signing: iterations of the rejection loop per signature (count of signatures)",
+        &mut out,
+    );
+
     let mut mem = Table::new(&[
         "algorithm",
         "impl",

@@ -1,0 +1,253 @@
+//! The TLS subcommands: `cert` (a CA and a server certificate), `serve` (a TLS 1.3 echo server)
+//! and `connect` (a TLS 1.3 client). The work is done by the `pqlab-tls` crate.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use clap::Args;
+use pqlab_tls::cert::{CertAlg, cert_pem, generate_chain};
+use pqlab_tls::{net, provider, provider_for_group};
+
+use crate::commands::Outcome;
+use crate::error::{CliError, CliResult};
+use crate::io;
+
+/// Arguments of `pqlab cert`.
+#[derive(Debug, Args)]
+pub struct CertArgs {
+    /// The signature algorithm: ml-dsa-44, ml-dsa-65, ml-dsa-87 or ecdsa-p256.
+    #[arg(long, value_name = "ALG", default_value = "ml-dsa-65")]
+    pub alg: String,
+    /// Where to write the CA certificate (PEM); clients trust it with `--ca`.
+    #[arg(long, value_name = "CA.pem", default_value = "ca.pem")]
+    pub ca_out: PathBuf,
+    /// Where to write the CA's private key (PKCS#8 PEM); not written if absent.
+    #[arg(long, value_name = "CAKEY.pem")]
+    pub ca_key_out: Option<PathBuf>,
+    /// Where to write the server certificate followed by the CA certificate (PEM).
+    #[arg(long, value_name = "C.pem")]
+    pub cert_out: PathBuf,
+    /// Where to write the server's private key (PKCS#8 PEM, readable by the owner only).
+    #[arg(long, value_name = "K.pem")]
+    pub key_out: PathBuf,
+    /// A DNS name or IP address of the server (repeat for more).
+    #[arg(long, value_name = "NAME", default_value = "localhost")]
+    pub san: Vec<String>,
+}
+
+/// Arguments of `pqlab serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The server certificate chain (PEM), as `pqlab cert --cert-out` writes it.
+    #[arg(long, value_name = "C.pem")]
+    pub cert: PathBuf,
+    /// The server's private key (PKCS#8 PEM).
+    #[arg(long, value_name = "K.pem")]
+    pub key: PathBuf,
+    /// The TCP port (0: any free port; the chosen one is printed).
+    #[arg(long, default_value_t = 8443)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+}
+
+/// Arguments of `pqlab connect`.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// The server, HOST:PORT.
+    #[arg(value_name = "HOST:PORT")]
+    pub addr: String,
+    /// The CA certificate to trust (PEM).
+    #[arg(long, value_name = "CA.pem")]
+    pub ca: PathBuf,
+    /// Offer only this key-exchange group (X25519MLKEM768, MLKEM512, MLKEM768, MLKEM1024,
+    /// X25519, secp256r1, secp384r1); default: all, X25519MLKEM768 preferred.
+    #[arg(long, value_name = "NAME")]
+    pub group: Option<String>,
+    /// The server name to check the certificate against (default: HOST).
+    #[arg(long, value_name = "NAME")]
+    pub server_name: Option<String>,
+    /// The line to send.
+    #[arg(long, default_value = "hello, post-quantum TLS")]
+    pub message: String,
+}
+
+/// Arguments of `pqlab handshake-bench`.
+#[derive(Debug, Args)]
+pub struct HandshakeBenchArgs {
+    /// Signature algorithms, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "ml-dsa-44,ml-dsa-65,ml-dsa-87,ecdsa-p256"
+    )]
+    pub sigs: Vec<String>,
+    /// Key-exchange groups, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "X25519MLKEM768,MLKEM512,MLKEM768,MLKEM1024,X25519"
+    )]
+    pub groups: Vec<String>,
+    /// In-memory handshakes per combination (server/client time split, bytes).
+    #[arg(long, default_value_t = 50)]
+    pub iterations: usize,
+    /// Concurrent loopback clients for the handshakes-per-second run (0: skip it).
+    #[arg(long, default_value_t = 4)]
+    pub clients: usize,
+    /// Seconds of the loopback run per combination.
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Also write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// `pqlab handshake-bench`.
+pub fn handshake_bench(args: &HandshakeBenchArgs) -> CliResult<Outcome> {
+    let sigs = args
+        .sigs
+        .iter()
+        .map(|s| CertAlg::from_name(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(tls_err)?;
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
+        return Err(CliError::new("--seconds must be between 0 and 3600"));
+    }
+    let cfg = pqlab_tls::bench::BenchConfig {
+        sigs,
+        groups: args.groups.clone(),
+        iterations: args.iterations,
+        clients: args.clients,
+        duration: std::time::Duration::from_secs_f64(args.seconds),
+    };
+    for g in &cfg.groups {
+        pqlab_tls::kx::kx_group_by_name(g)
+            .ok_or_else(|| tls_err(pqlab_tls::Error::UnknownGroup(g.clone())))?;
+    }
+    eprintln!(
+        "{} combinations: {} in-memory handshakes each, then {} s with {} loopback clients",
+        cfg.sigs.len() * cfg.groups.len(),
+        cfg.iterations,
+        args.seconds,
+        cfg.clients
+    );
+    let results = pqlab_tls::bench::run(&cfg, &mut |r| {
+        eprintln!("  done: {} {}", r.sig, r.group);
+    })
+    .map_err(tls_err)?;
+    print!("{}", pqlab_tls::bench::table(&results));
+    println!(
+        "times: median server/client processing per handshake (in memory, one thread); bytes: \
+         TLS records sent by each side during the handshake"
+    );
+    if let Some(path) = &args.json {
+        let text = pqlab_tls::bench::json(&results, &cfg);
+        io::stage("JSON report", path, text.as_bytes(), false)?.commit()?;
+    }
+    Ok(Outcome::Success)
+}
+
+fn tls_err(e: pqlab_tls::Error) -> CliError {
+    CliError::new(e.to_string())
+}
+
+/// `pqlab cert`.
+pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
+    let alg = CertAlg::from_name(&args.alg).map_err(|_| {
+        CliError::new(format!(
+            "unknown algorithm '{}' for cert (known: ml-dsa-44, ml-dsa-65, ml-dsa-87, ecdsa-p256)",
+            args.alg
+        ))
+    })?;
+    let chain = generate_chain(alg, &args.san).map_err(tls_err)?;
+    let ca_pem = cert_pem(&chain.ca_cert).map_err(tls_err)?;
+    let leaf_pem = cert_pem(&chain.leaf_cert).map_err(tls_err)?;
+    let key_pem = chain.leaf_key.pkcs8_pem().map_err(tls_err)?;
+    let mut staged = vec![
+        io::stage("CA certificate", &args.ca_out, ca_pem.as_bytes(), false)?,
+        io::stage(
+            "certificate",
+            &args.cert_out,
+            format!("{leaf_pem}{ca_pem}").as_bytes(),
+            false,
+        )?,
+        io::stage("private key", &args.key_out, key_pem.as_bytes(), true)?,
+    ];
+    if let Some(path) = &args.ca_key_out {
+        let ca_key_pem = chain.ca_key.pkcs8_pem().map_err(tls_err)?;
+        staged.push(io::stage(
+            "CA private key",
+            path,
+            ca_key_pem.as_bytes(),
+            true,
+        )?);
+    }
+    for file in staged {
+        file.commit()?;
+    }
+    println!(
+        "{}: wrote the CA certificate {}, the server certificate {} and its key {}",
+        alg.name(),
+        args.ca_out.display(),
+        args.cert_out.display(),
+        args.key_out.display()
+    );
+    Ok(Outcome::Success)
+}
+
+/// `pqlab serve`: runs until killed.
+pub fn serve(args: &ServeArgs) -> CliResult<Outcome> {
+    let chain = net::load_certs(&args.cert).map_err(tls_err)?;
+    let key = net::load_key(&args.key).map_err(tls_err)?;
+    let config = net::server_config(provider(), chain, key).map_err(tls_err)?;
+    let listener = TcpListener::bind((args.bind.as_str(), args.port))
+        .map_err(|e| CliError::new(format!("cannot listen on {}:{}: {e}", args.bind, args.port)))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| CliError::new(format!("cannot read the listening address: {e}")))?;
+    println!("listening on {local}");
+    // Tests and scripts wait for this line; make sure it leaves the process now.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    net::serve(&listener, config, |e| {
+        eprintln!("pqlab serve: connection failed: {e}")
+    })
+    .map_err(tls_err)?;
+    Ok(Outcome::Success)
+}
+
+/// `pqlab connect`.
+pub fn connect(args: &ConnectArgs) -> CliResult<Outcome> {
+    let roots = net::load_certs(&args.ca).map_err(tls_err)?;
+    let provider = match &args.group {
+        Some(name) => provider_for_group(name).map_err(tls_err)?,
+        None => provider(),
+    };
+    let client = net::client_config(provider, &roots).map_err(tls_err)?;
+    let host = match &args.server_name {
+        Some(name) => name.clone(),
+        None => {
+            let (host, _port) = args
+                .addr
+                .rsplit_once(':')
+                .ok_or_else(|| CliError::new(format!("'{}' is not HOST:PORT", args.addr)))?;
+            host.trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string()
+        }
+    };
+    let (negotiated, echo) =
+        net::connect_and_echo(&client, &args.addr, &host, &args.message).map_err(tls_err)?;
+    if echo != args.message {
+        return Err(CliError::new(format!(
+            "the server echoed '{echo}' instead of '{}'",
+            args.message
+        )));
+    }
+    println!("group: {}", negotiated.group);
+    println!("signature: {}", negotiated.signature);
+    println!("cipher suite: {}", negotiated.cipher_suite);
+    println!("echo: {echo}");
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,152 @@
+//! End-to-end tests of `pqlab cert`, `pqlab serve` and `pqlab connect`: the server runs as a
+//! child process on a free loopback port, the client as another.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use common::*;
+
+/// A `pqlab serve` child, killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(cert: &str, key: &str) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pqlab"))
+            .args(["serve", "--cert", cert, "--key", key, "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| {
+                let _ = child.kill();
+                panic!("unexpected first line from pqlab serve: {line:?}")
+            });
+        let addr = addr.to_string();
+        Server { child, addr }
+    }
+
+    fn port(&self) -> &str {
+        self.addr.rsplit_once(':').unwrap().1
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn make_cert(dir: &Dir, alg: &str) -> (String, String, String) {
+    let out = run(&[
+        "cert",
+        "--alg",
+        alg,
+        "--ca-out",
+        &dir.arg("ca.pem"),
+        "--ca-key-out",
+        &dir.arg("cakey.pem"),
+        "--cert-out",
+        &dir.arg("c.pem"),
+        "--key-out",
+        &dir.arg("k.pem"),
+        "--san",
+        "localhost",
+    ]);
+    assert_ok(&out);
+    for name in ["ca.pem", "cakey.pem", "c.pem", "k.pem"] {
+        assert!(!dir.read(name).is_empty(), "{name}");
+    }
+    (dir.arg("ca.pem"), dir.arg("c.pem"), dir.arg("k.pem"))
+}
+
+#[test]
+fn serve_and_connect_with_every_signature_and_group() {
+    for (alg, scheme) in [
+        ("ml-dsa-44", "ml-dsa-44"),
+        ("ml-dsa-65", "ml-dsa-65"),
+        ("ml-dsa-87", "ml-dsa-87"),
+        ("ecdsa-p256", "ECDSA_NISTP256_SHA256"),
+    ] {
+        let dir = Dir::new();
+        let (ca, cert, key) = make_cert(&dir, alg);
+        let server = Server::start(&cert, &key);
+        let target = format!("localhost:{}", server.port());
+        for group in [
+            "X25519MLKEM768",
+            "MLKEM512",
+            "MLKEM768",
+            "MLKEM1024",
+            "X25519",
+        ] {
+            let out = run(&["connect", &target, "--ca", &ca, "--group", group]);
+            assert_ok(&out);
+            let text = stdout(&out);
+            assert!(
+                text.contains(&format!("group: {group}\n")),
+                "{alg} {group}: {text}"
+            );
+            assert!(
+                text.contains(&format!("signature: {scheme}\n")),
+                "{alg} {group}: {text}"
+            );
+            assert!(text.contains("cipher suite: TLS13_"), "{text}");
+            assert!(text.contains("echo: hello, post-quantum TLS\n"), "{text}");
+        }
+        // Without --group the hybrid is preferred.
+        let out = run(&["connect", &target, "--ca", &ca, "--message", "second line"]);
+        assert_ok(&out);
+        assert!(
+            stdout(&out).contains("group: X25519MLKEM768\n"),
+            "{}",
+            stdout(&out)
+        );
+        assert!(stdout(&out).contains("echo: second line\n"));
+    }
+}
+
+#[test]
+fn connect_errors_exit_2() {
+    let dir = Dir::new();
+    let (_ca, cert, key) = make_cert(&dir, "ml-dsa-44");
+    let server = Server::start(&cert, &key);
+    let target = format!("localhost:{}", server.port());
+    // A CA the server's certificate does not chain to.
+    let other = Dir::new();
+    let (other_ca, _, _) = make_cert(&other, "ml-dsa-44");
+    let out = run(&["connect", &target, "--ca", &other_ca]);
+    assert_input_error(&out, &["certificate"]);
+    // An unknown group.
+    let out = run(&["connect", &target, "--ca", &other_ca, "--group", "FFDHE9"]);
+    assert_input_error(&out, &["FFDHE9"]);
+    // The server is still there for a good client.
+    let out = run(&["connect", &target, "--ca", &dir.arg("ca.pem")]);
+    assert_ok(&out);
+    // An unknown certificate algorithm.
+    let out = run(&[
+        "cert",
+        "--alg",
+        "rsa",
+        "--ca-out",
+        &dir.arg("x"),
+        "--cert-out",
+        &dir.arg("y"),
+        "--key-out",
+        &dir.arg("z"),
+    ]);
+    assert_input_error(&out, &["rsa"]);
+    assert!(!dir.path("x").exists() && !dir.path("z").exists());
+}
