@@ -7,6 +7,8 @@
 //!   FIPS 204 Algorithms 41 and 42.
 //! * [`mlkem`]: q = 3329 (FIPS 203): Barrett and Montgomery reduction, NTT and inverse NTT of
 //!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
+//! * [`falcon`]: q = 12289 (Falcon v1.2): Barrett reduction and the negacyclic NTT for
+//!   n = 2..1024.
 //! * [`ct`]: constant-time helpers shared by the schemes.
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
@@ -14,5 +16,6 @@
 
 pub mod bytes;
 pub mod ct;
+pub mod falcon;
 pub mod mldsa;
 pub mod mlkem;
