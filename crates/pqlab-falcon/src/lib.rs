@@ -17,15 +17,23 @@
 
 mod codec;
 mod error;
+mod ffsampling;
+mod fft;
+mod fft_table;
+pub mod fpr;
+mod fpr_emu_sqrt;
 mod hash;
 mod keys;
 pub mod params;
+mod sampler;
+mod sign;
 mod verify;
 
 pub use error::Error;
 pub use hash::{hash_to_point_ct, hash_to_point_vartime};
 pub use keys::{Signature, SigningKey, VerifyingKey};
 pub use params::{NONCE_LEN, SEED_LEN};
+pub use sign::ExpandedKey;
 
 /// A Falcon-512 public key.
 pub type Falcon512VerifyingKey = VerifyingKey<512>;
@@ -35,6 +43,10 @@ pub type Falcon1024VerifyingKey = VerifyingKey<1024>;
 pub type Falcon512SigningKey = SigningKey<512>;
 /// A Falcon-1024 secret key.
 pub type Falcon1024SigningKey = SigningKey<1024>;
+/// A Falcon-512 expanded secret key.
+pub type Falcon512ExpandedKey = ExpandedKey<512>;
+/// A Falcon-1024 expanded secret key.
+pub type Falcon1024ExpandedKey = ExpandedKey<1024>;
 /// A Falcon-512 signature.
 pub type Falcon512Signature = Signature<512>;
 /// A Falcon-1024 signature.
