@@ -3,7 +3,9 @@
 //!
 //! This module holds the operations every back end shares (the constants, exp(-x) by a fixed-
 //! point polynomial) and selects the back end: the native one, plain Rust `f64` arithmetic
-//! (strict binary64: Rust never contracts `a * b + c` into an FMA).
+//! (strict binary64: Rust never contracts `a * b + c` into an FMA), or, with the `fpr-emu`
+//! feature, an integer-only emulation. Both give bit-identical results (the KAT tests run
+//! with each).
 //!
 //! Constant time: the native operations are the CPU's (no data-dependent timing for normal
 //! operands on current x86-64 and AArch64 cores); [`Fpr::sqrt`], [`Fpr::rint`], [`Fpr::floor`] and
@@ -11,7 +13,12 @@
 
 pub use backend::Fpr;
 
+#[cfg(not(feature = "fpr-emu"))]
 #[path = "fpr_native.rs"]
+mod backend;
+
+#[cfg(feature = "fpr-emu")]
+#[path = "fpr_emu.rs"]
 mod backend;
 
 impl Fpr {

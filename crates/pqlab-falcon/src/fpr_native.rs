@@ -30,24 +30,6 @@ impl Fpr {
         Fpr(i as f64)
     }
 
-    /// x * 2^e for a small signed e (used by key generation's scaled conversions).
-    #[inline(always)]
-    pub fn scaled(i: i64, e: i32) -> Fpr {
-        let mut x = i as f64;
-        let mut k = e;
-        // Powers of two are exact: multiply by 2^+-32 then by the remainder.
-        while k > 32 {
-            x *= 4294967296.0;
-            k -= 32;
-        }
-        while k < -32 {
-            x *= 1.0 / 4294967296.0;
-            k += 32;
-        }
-        let p = f64::from_bits(((1023 + k) as u64) << 52);
-        Fpr(x * p)
-    }
-
     /// a + b.
     #[inline(always)]
     pub fn add(self, b: Fpr) -> Fpr {
@@ -127,12 +109,6 @@ impl Fpr {
     #[inline(always)]
     pub fn trunc(self) -> i64 {
         self.0 as i64
-    }
-
-    /// a < b.
-    #[inline(always)]
-    pub fn lt(self, b: Fpr) -> bool {
-        self.0 < b.0
     }
 }
 

@@ -6,13 +6,32 @@
 //! * [`VerifyingKey`]: public key codec (Section 3.11.4) and verification (Algorithm 16).
 //! * [`Signature`]: the detached compressed format (header 0x30 + logn, 40-byte nonce,
 //!   compressed s2; Section 3.11.3) with every canonicality check of Decompress.
-//! * [`SigningKey`]: secret key codec (Section 3.11.5), recomputing G.
+//! * [`SigningKey`]: secret key codec (Section 3.11.5, recomputing G) and signing
+//!   (Algorithm 10); [`ExpandedKey`]: the precomputed FFT basis and Falcon tree (Algorithm 8),
+//!   for repeated signing with identical results.
 //! * [`hash_to_point_vartime`] and [`hash_to_point_ct`]: HashToPoint (Section 3.7).
+//! * [`fpr::Fpr`]: the floating-point type of the signer; native `f64` by default, an
+//!   integer-only binary64 emulation with the `fpr-emu` feature (bit-identical results).
 //!
-//! `no_std`, no heap allocation. Constant-time status: decoding and verification handle public
-//! data; [`hash_to_point_vartime`] is variable time (used for verification only);
-//! [`hash_to_point_ct`] is constant time. The recomputation of G and h from a secret key uses
-//! branch-free modular arithmetic.
+//! Signing draws randomness as the round-3 reference does (40-byte nonce, then a 48-byte seed
+//! for the SHAKE256 that seeds the sampler's ChaCha20 PRNG), so that
+//! [`SigningKey::sign_with_seed`] reproduces the NIST KAT signatures byte for byte.
+//! Key generation (NTRUGen / NTRUSolve) is not implemented yet: keys come from their encodings.
+//!
+//! `no_std`, no heap allocation: every buffer is on the stack (signing with a Falcon-1024
+//! [`ExpandedKey`] built on the fly uses about 150 KiB of stack; the expanded key itself is
+//! 120 KiB for n = 1024 and 60 KiB for n = 512).
+//!
+//! Constant time: decoding and verification handle public data, and [`hash_to_point_vartime`]
+//! (used by verification) is variable time. Signing uses [`hash_to_point_ct`]; the FFT, the
+//! tree and ffSampling are fixed sequences of floating-point operations; the base sampler scans
+//! its whole table; BerExp and SamplerZ branch only on the rejection outcome and on the lazy
+//! byte comparison of BerExp, as in the reference (the rejection rate is made independent of the
+//! secrets by the sigma_min scaling). With the native back end, timing is that of the CPU's
+//! floating-point unit, constant for normal operands on current x86-64 and AArch64 cores; the
+//! `fpr-emu` back end uses only integer operations without data-dependent branches. The final
+//! norm check and the compressed length decide a restart; both are outputs of the sampler, not
+//! of the key alone. Secret keys, expanded keys and the sampler state are zeroized on drop.
 #![no_std]
 
 mod codec;
