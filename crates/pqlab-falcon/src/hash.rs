@@ -26,18 +26,41 @@ pub(crate) fn shake_nonce_msg(nonce: &[u8; NONCE_LEN], msg: &[u8]) -> Shake256Re
     sh.finalize()
 }
 
-/// Reads one 16-bit big-endian word.
-fn next_word(rd: &mut Shake256Reader) -> u32 {
-    let mut b = [0u8; 2];
-    rd.squeeze(&mut b);
-    (u32::from(b[0]) << 8) | u32::from(b[1])
+/// The SHAKE256 output read as 16-bit big-endian words, squeezed one rate-sized block at a
+/// time (the same byte stream as squeezing two bytes per word).
+struct Words<'a> {
+    rd: &'a mut Shake256Reader,
+    buf: [u8; 136],
+    pos: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(rd: &'a mut Shake256Reader) -> Self {
+        Words {
+            rd,
+            buf: [0; 136],
+            pos: 136,
+        }
+    }
+
+    #[inline]
+    fn next(&mut self) -> u32 {
+        if self.pos == self.buf.len() {
+            self.rd.squeeze(&mut self.buf);
+            self.pos = 0;
+        }
+        let w = (u32::from(self.buf[self.pos]) << 8) | u32::from(self.buf[self.pos + 1]);
+        self.pos += 2;
+        w
+    }
 }
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, variable time (rejection loop).
 pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
+    let mut words = Words::new(rd);
     let mut i = 0;
     while i < c.len() {
-        let w = next_word(rd);
+        let w = words.next();
         if w < 5 * crate::params::Q {
             c[i] = (w % crate::params::Q) as u16;
             i += 1;
@@ -46,14 +69,16 @@ pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
 }
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, constant time. Same output as
-/// [`hash_to_point_vartime`]; `c.len()` must be 512 or 1024.
-pub fn hash_to_point_ct(rd: &mut Shake256Reader, c: &mut [u16]) {
+/// [`hash_to_point_vartime`]; `N` is 512 or 1024.
+pub fn hash_to_point_ct<const N: usize>(rd: &mut Shake256Reader, c: &mut [u16; N]) {
+    const { crate::params::check_n(N) };
     const MAXM: usize = 1024 + 287;
-    let n = c.len();
+    let n = N;
     let m = n + over(n);
     let mut t = [0u16; MAXM];
+    let mut words = Words::new(rd);
     for x in t[..m].iter_mut() {
-        let w = next_word(rd);
+        let w = words.next();
         // Subtract 2q, 2q, q when possible (masks, no branch): w mod q for w < 5q.
         let mut r = w.wrapping_sub(24578 & ((w.wrapping_sub(24578) >> 31).wrapping_sub(1)));
         r = r.wrapping_sub(24578 & ((r.wrapping_sub(24578) >> 31).wrapping_sub(1)));

@@ -18,9 +18,10 @@
 //! [`SigningKey::sign_with_seed`] reproduces the NIST KAT signatures byte for byte.
 //! Key generation (NTRUGen / NTRUSolve) is not implemented yet: keys come from their encodings.
 //!
-//! `no_std`, no heap allocation: every buffer is on the stack (signing with a Falcon-1024
-//! [`ExpandedKey`] built on the fly uses about 150 KiB of stack; the expanded key itself is
-//! 120 KiB for n = 1024 and 60 KiB for n = 512).
+//! `no_std`, no heap allocation: every buffer is on the stack. Signing with a plain Falcon-1024
+//! [`SigningKey`] builds an [`ExpandedKey`] on the fly and peaks near 180 KiB of stack (half
+//! that for Falcon-512); the expanded key itself is 120 KiB for n = 1024 and 60 KiB for
+//! n = 512 (its tree array has one spare row for n = 512, so that both sizes share one type).
 //!
 //! Constant time: decoding and verification handle public data, and [`hash_to_point_vartime`]
 //! (used by verification) is variable time. Signing uses [`hash_to_point_ct`]; the FFT, the
