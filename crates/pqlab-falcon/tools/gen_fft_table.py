@@ -34,6 +34,7 @@ print('//! The roots of unity of the FFT (Falcon spec v1.2, Section 3.8.1) as bi
 print('//! `GM_TAB[2k]`, `GM_TAB[2k + 1]` = cos, sin of pi BitRev10(k) / 1024, correctly rounded.')
 print('')
 print('/// The FFT roots of unity, (re, im) pairs in bit-reversed order, as bit patterns.')
+print('#[rustfmt::skip]')
 print('pub(crate) const GM_TAB: [u64; 2048] = [')
 for i in range(0, 2048, 4):
     print('    ' + ' '.join('0x%016x,' % v for v in tab[i:i + 4]))
