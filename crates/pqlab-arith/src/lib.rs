@@ -9,6 +9,8 @@
 //!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
 //! * [`reduce`]: modular-reduction strategies (Montgomery, Barrett, K-RED, K2-RED, generalised
 //!   K-RED, `%`) behind one trait, NTTs generic over them, and the process-wide strategy selector.
+//! * [`falcon`]: q = 12289 (Falcon v1.2): Barrett reduction and the negacyclic NTT for
+//!   n = 2..1024.
 //! * [`ct`]: constant-time helpers shared by the schemes.
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
@@ -16,6 +18,7 @@
 
 pub mod bytes;
 pub mod ct;
+pub mod falcon;
 pub mod mldsa;
 pub mod mlkem;
 pub mod reduce;

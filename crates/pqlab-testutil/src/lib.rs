@@ -6,6 +6,8 @@
 //! * [`alloc`]: a counting global allocator ([`alloc::CountingAlloc`]) that a test binary
 //!   installs with `#[global_allocator]`, the thread-local measurement around it
 //!   ([`alloc::count_allocs`], [`alloc::no_alloc`]) and its self-check.
+//! * [`drbg`]: NIST's AES-256 CTR_DRBG `randombytes` ([`drbg::NistDrbg`]), to replay the
+//!   randomness of the NIST KAT files.
 //! * [`rng`]: a deterministic rand_core 0.10 generator ([`rng::TestRng`], splitmix64) and one
 //!   that always fails ([`rng::FailingRng`]). Fixtures, not cryptographic generators.
 
@@ -13,5 +15,6 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod alloc;
+pub mod drbg;
 pub mod rng;
 pub mod vectors;

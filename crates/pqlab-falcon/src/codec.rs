@@ -1,0 +1,216 @@
+//! Encodings of Falcon spec v1.2, Section 3.11: the public key's 14-bit packing of h
+//! (Section 3.11.4), the secret key's fixed-width signed packing of f, g, F (Section 3.11.5), and
+//! the compression of s2 (Section 3.11.2, Algorithms 17 and 18: Compress and Decompress).
+//!
+//! Decoders accept exactly the canonical encodings and report the first violation as a typed
+//! [`Error`]; none of them panics on any input.
+
+use crate::error::Error;
+use crate::params::Q;
+
+/// Packs coefficients in \[0, q) on 14 bits each, most significant bit first
+/// (Section 3.11.4). `out` must hold exactly 14 n / 8 bytes.
+pub(crate) fn modq_encode(h: &[u16], out: &mut [u8]) {
+    let mut acc: u32 = 0;
+    let mut acc_len = 0;
+    let mut pos = 0;
+    for &x in h {
+        acc = (acc << 14) | u32::from(x);
+        acc_len += 14;
+        while acc_len >= 8 {
+            acc_len -= 8;
+            out[pos] = (acc >> acc_len) as u8;
+            pos += 1;
+        }
+    }
+}
+
+/// Inverse of [`modq_encode`]: `data` must be exactly 14 n / 8 bytes, each value below q.
+pub(crate) fn modq_decode(data: &[u8], h: &mut [u16]) -> Result<(), Error> {
+    const WHAT: &str = "public key";
+    let need = 14 * h.len() / 8;
+    if data.len() != need {
+        return Err(Error::InvalidLength {
+            what: WHAT,
+            expected: need + 1,
+            actual: data.len() + 1,
+        });
+    }
+    let mut acc: u32 = 0;
+    let mut acc_len = 0;
+    let mut u = 0;
+    for &b in data {
+        acc = (acc << 8) | u32::from(b);
+        acc_len += 8;
+        if acc_len >= 14 {
+            acc_len -= 14;
+            let w = (acc >> acc_len) & 0x3FFF;
+            if w >= Q {
+                return Err(Error::CoefficientOutOfRange { what: WHAT });
+            }
+            h[u] = w as u16;
+            u += 1;
+        }
+    }
+    // n is a multiple of 4, so 14 n bits fill whole bytes and nothing is left over.
+    Ok(())
+}
+
+/// Packs small signed values on `bits` bits each, two's complement, most significant bit first
+/// (Section 3.11.5). The caller guarantees |x| < 2^(bits-1); `out` holds bits n / 8 bytes.
+pub(crate) fn trim_i8_encode(x: &[i8], bits: usize, out: &mut [u8]) {
+    let mask = (1u32 << bits) - 1;
+    let mut acc: u32 = 0;
+    let mut acc_len = 0;
+    let mut pos = 0;
+    for &v in x {
+        acc = (acc << bits) | (v as u32 & mask);
+        acc_len += bits;
+        while acc_len >= 8 {
+            acc_len -= 8;
+            out[pos] = (acc >> acc_len) as u8;
+            pos += 1;
+        }
+    }
+}
+
+/// Inverse of [`trim_i8_encode`]: `data` is exactly bits n / 8 bytes; the value -2^(bits-1)
+/// is rejected (it has no place in a canonical key).
+pub(crate) fn trim_i8_decode(data: &[u8], bits: usize, x: &mut [i8]) -> Result<(), Error> {
+    const WHAT: &str = "secret key";
+    let mask1 = (1u32 << bits) - 1;
+    let mask2 = 1u32 << (bits - 1);
+    let mut acc: u32 = 0;
+    let mut acc_len = 0;
+    let mut u = 0;
+    for &b in data {
+        acc = (acc << 8) | u32::from(b);
+        acc_len += 8;
+        while acc_len >= bits && u < x.len() {
+            acc_len -= bits;
+            let w = (acc >> acc_len) & mask1;
+            if w == mask2 {
+                return Err(Error::CoefficientOutOfRange { what: WHAT });
+            }
+            // Sign extension from `bits` bits.
+            let v = (w | 0u32.wrapping_sub(w & mask2)) as i32;
+            x[u] = v as i8;
+            u += 1;
+        }
+    }
+    if u != x.len() {
+        return Err(Error::Truncated { what: WHAT });
+    }
+    Ok(())
+}
+
+/// Falcon spec v1.2, Algorithm 17: Compress. Writes the compressed s2 into `out` and returns
+/// its length, or `None` when a value has |x| > 2047 or the encoding does not fit in `out`.
+/// The last byte is padded with zero bits; nothing else is added.
+pub(crate) fn compress(s: &[i16], out: &mut [u8]) -> Option<usize> {
+    let mut acc: u32 = 0;
+    let mut acc_len: u32 = 0;
+    let mut pos = 0;
+    for &x in s {
+        if !(-2047..=2047).contains(&x) {
+            return None;
+        }
+        let w = u32::from(x.unsigned_abs());
+        // Sign bit, then the 7 low bits of |x|.
+        acc = (acc << 8) | (u32::from(x < 0) << 7) | (w & 127);
+        acc_len += 8;
+        // The high part in unary: (|x| >> 7) zeros, then a one.
+        let hi = w >> 7;
+        acc = (acc << (hi + 1)) | 1;
+        acc_len += hi + 1;
+        while acc_len >= 8 {
+            acc_len -= 8;
+            *out.get_mut(pos)? = (acc >> acc_len) as u8;
+            pos += 1;
+        }
+    }
+    if acc_len > 0 {
+        *out.get_mut(pos)? = (acc << (8 - acc_len)) as u8;
+        pos += 1;
+    }
+    Some(pos)
+}
+
+/// Falcon spec v1.2, Algorithm 18: Decompress, with every canonicality check: no "-0", the
+/// high part at most 15 (|x| <= 2047), the unused bits of the last byte zero, and no bytes
+/// after the last coefficient.
+pub(crate) fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), Error> {
+    const WHAT: &str = "signature";
+    let mut acc: u32 = 0;
+    let mut acc_len: u32 = 0;
+    let mut v = 0;
+    for x in s.iter_mut() {
+        // Sign bit and the 7 low bits.
+        let Some(&b) = data.get(v) else {
+            return Err(Error::Truncated { what: WHAT });
+        };
+        v += 1;
+        acc = (acc << 8) | u32::from(b);
+        let t = acc >> acc_len;
+        let neg = t & 128 != 0;
+        let mut m = t & 127;
+        // The high part, in unary.
+        loop {
+            if acc_len == 0 {
+                let Some(&b) = data.get(v) else {
+                    return Err(Error::Truncated { what: WHAT });
+                };
+                v += 1;
+                acc = (acc << 8) | u32::from(b);
+                acc_len = 8;
+            }
+            acc_len -= 1;
+            if (acc >> acc_len) & 1 != 0 {
+                break;
+            }
+            m += 128;
+            if m > 2047 {
+                return Err(Error::CoefficientOutOfRange { what: WHAT });
+            }
+        }
+        if neg && m == 0 {
+            return Err(Error::NonCanonical { what: WHAT });
+        }
+        *x = if neg { -(m as i16) } else { m as i16 };
+    }
+    if acc & ((1u32 << acc_len) - 1) != 0 {
+        return Err(Error::NonCanonical { what: WHAT });
+    }
+    if v != data.len() {
+        return Err(Error::TrailingBytes { what: WHAT });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compress_round_trip() {
+        let s: [i16; 512] = core::array::from_fn(|i| ((i as i32 * 37 % 301) - 150) as i16);
+        let mut buf = [0u8; 700];
+        let len = compress(&s, &mut buf).unwrap_or(0);
+        assert!(len > 0);
+        let mut back = [0i16; 512];
+        assert_eq!(decompress(&buf[..len], &mut back), Ok(()));
+        assert_eq!(back, s);
+        assert!(compress(&[2048], &mut buf).is_none());
+        assert!(compress(&s, &mut buf[..len - 1]).is_none());
+    }
+
+    #[test]
+    fn trim_round_trip() {
+        let f: [i8; 512] = core::array::from_fn(|i| ((i % 63) as i8) - 31);
+        let mut buf = [0u8; 384];
+        trim_i8_encode(&f, 6, &mut buf);
+        let mut back = [0i8; 512];
+        assert_eq!(trim_i8_decode(&buf, 6, &mut back), Ok(()));
+        assert_eq!(back, f);
+    }
+}

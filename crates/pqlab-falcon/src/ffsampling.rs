@@ -1,0 +1,155 @@
+//! The Falcon tree and fast Fourier sampling (Falcon spec v1.2, Section 3.8.3: Algorithm 9
+//! ffLDL*, and Section 3.9.2: Algorithm 11 ffSampling), on polynomials in FFT representation.
+//!
+//! The tree for degree 2^logn is stored flat, as in the reference: the node's l10 (n values),
+//! then the left subtree (for d00) and the right subtree (for d11), each of size
+//! (logn) 2^(logn - 1); (logn + 1) 2^logn values in all. The leaves hold sigma_leaf^-1 after
+//! normalization (Algorithm 8, step 6: sigma / sqrt(leaf), stored inverted).
+//!
+//! Every step is a fixed sequence of floating-point operations (no branch or index depends on
+//! secret values); the sampler's own constant-time behaviour is described in `sampler`.
+
+use crate::fft::{
+    poly_add, poly_ldlmv_fft, poly_merge_fft, poly_mul_fft, poly_split_fft, poly_sub,
+};
+use crate::fpr::Fpr;
+use crate::sampler::Sampler;
+
+/// The number of values of the tree for degree 2^logn.
+pub(crate) const fn tree_size(logn: u32) -> usize {
+    ((logn + 1) as usize) << logn
+}
+
+/// Recursive part of Algorithm 9 for the self-adjoint quasi-cyclic Gram matrix with first row
+/// (g0, g1); g0 and g1 are overwritten. `tmp` holds at least 2^logn values.
+fn ffldl_inner(tree: &mut [Fpr], g0: &mut [Fpr], g1: &mut [Fpr], logn: u32, tmp: &mut [Fpr]) {
+    let n = 1usize << logn;
+    if n == 1 {
+        tree[0] = g0[0];
+        return;
+    }
+    let hn = n >> 1;
+    let (l10, rest) = tree.split_at_mut(n);
+    poly_ldlmv_fft(&mut tmp[..n], l10, g0, g1, g0);
+    // d00 (in g0) splits into g1; d11 (in tmp) splits into g0.
+    {
+        let (a, b) = g1.split_at_mut(hn);
+        poly_split_fft(a, b, g0);
+    }
+    {
+        let (a, b) = g0.split_at_mut(hn);
+        poly_split_fft(a, b, &tmp[..n]);
+    }
+    let (t0, t1) = rest.split_at_mut(tree_size(logn - 1));
+    let (a, b) = g1.split_at_mut(hn);
+    ffldl_inner(t0, a, b, logn - 1, tmp);
+    let (a, b) = g0.split_at_mut(hn);
+    ffldl_inner(t1, a, b, logn - 1, tmp);
+}
+
+/// Falcon spec v1.2, Algorithm 9: ffLDL* of the Gram matrix \[\[g00, g01\], \[adj g01, g11\]\],
+/// followed by the leaf normalization. `tmp` holds at least 3 2^logn values.
+pub(crate) fn ffldl_fft(
+    tree: &mut [Fpr],
+    g00: &[Fpr],
+    g01: &[Fpr],
+    g11: &[Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let (d00, rest) = tmp.split_at_mut(n);
+    let (d11, tmp) = rest.split_at_mut(n);
+    d00.copy_from_slice(&g00[..n]);
+    let (l10, sub) = tree.split_at_mut(n);
+    poly_ldlmv_fft(d11, l10, g00, g01, g11);
+    {
+        let (a, b) = tmp[..n].split_at_mut(hn);
+        poly_split_fft(a, b, d00);
+    }
+    {
+        let (a, b) = d00.split_at_mut(hn);
+        poly_split_fft(a, b, d11);
+    }
+    d11.copy_from_slice(&tmp[..n]);
+    let (t0, t1) = sub.split_at_mut(tree_size(logn - 1));
+    {
+        let (a, b) = d11.split_at_mut(hn);
+        ffldl_inner(t0, a, b, logn - 1, tmp);
+    }
+    {
+        let (a, b) = d00.split_at_mut(hn);
+        ffldl_inner(t1, a, b, logn - 1, tmp);
+    }
+    normalize(tree, logn, Fpr::inv_sigma(logn));
+}
+
+/// Replaces each leaf x by sqrt(x) / sigma (the inverse of the spec's sigma / sqrt(x)).
+fn normalize(tree: &mut [Fpr], logn: u32, inv_sigma: Fpr) {
+    let n = 1usize << logn;
+    if n == 1 {
+        tree[0] = tree[0].sqrt().mul(inv_sigma);
+        return;
+    }
+    let (t0, t1) = tree[n..].split_at_mut(tree_size(logn - 1));
+    normalize(t0, logn - 1, inv_sigma);
+    normalize(t1, logn - 1, inv_sigma);
+}
+
+/// Falcon spec v1.2, Algorithm 11: ffSampling of the target (t0, t1) with the tree, into
+/// (z0, z1). `tmp` holds at least 2 2^logn values.
+pub(crate) fn ff_sampling(
+    samp: &mut Sampler,
+    z0: &mut [Fpr],
+    z1: &mut [Fpr],
+    tree: &[Fpr],
+    t0: &[Fpr],
+    t1: &[Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    if n == 1 {
+        let sigma = tree[0];
+        z0[0] = Fpr::of(samp.sample(t0[0], sigma));
+        z1[0] = Fpr::of(samp.sample(t1[0], sigma));
+        return;
+    }
+    let hn = n >> 1;
+    let (l10, sub) = tree.split_at(n);
+    let (tree0, tree1) = sub.split_at(tree_size(logn - 1));
+    let (tmp, tmp_rest) = tmp.split_at_mut(n);
+
+    // z1 = ffSampling of split(t1) with the right subtree.
+    {
+        let (a, b) = z1.split_at_mut(hn);
+        poly_split_fft(a, b, t1);
+    }
+    {
+        let (za, zb) = tmp.split_at_mut(hn);
+        let (a, b) = z1.split_at(hn);
+        ff_sampling(samp, za, zb, tree1, a, b, logn - 1, tmp_rest);
+    }
+    {
+        let (a, b) = tmp.split_at(hn);
+        poly_merge_fft(z1, a, b);
+    }
+    // tb0 = t0 + (t1 - z1) l10.
+    tmp.copy_from_slice(t1);
+    poly_sub(tmp, z1);
+    poly_mul_fft(tmp, l10);
+    poly_add(tmp, t0);
+    // z0 = ffSampling of split(tb0) with the left subtree.
+    {
+        let (a, b) = z0.split_at_mut(hn);
+        poly_split_fft(a, b, tmp);
+    }
+    {
+        let (za, zb) = tmp.split_at_mut(hn);
+        let (a, b) = z0.split_at(hn);
+        ff_sampling(samp, za, zb, tree0, a, b, logn - 1, tmp_rest);
+    }
+    let (a, b) = tmp.split_at(hn);
+    poly_merge_fft(z0, a, b);
+}

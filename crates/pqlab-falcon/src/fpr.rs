@@ -1,0 +1,128 @@
+//! The floating-point type of the signer, [`Fpr`]: IEEE-754 binary64 with round-to-nearest-even
+//! (Falcon spec v1.2, Section 3.8 and the reference implementation's `fpr` layer).
+//!
+//! This module holds the operations every back end shares (the constants, exp(-x) by a fixed-
+//! point polynomial) and selects the back end: the native one, plain Rust `f64` arithmetic
+//! (strict binary64: Rust never contracts `a * b + c` into an FMA), or, with the `fpr-emu`
+//! feature, an integer-only emulation. Both give bit-identical results (the KAT tests run
+//! with each).
+//!
+//! Constant time: the native operations are the CPU's (no data-dependent timing for normal
+//! operands on current x86-64 and AArch64 cores); [`Fpr::sqrt`], [`Fpr::rint`], [`Fpr::floor`] and
+//! [`Fpr::trunc`] are branch-free.
+
+pub use backend::Fpr;
+
+#[cfg(not(feature = "fpr-emu"))]
+#[path = "fpr_native.rs"]
+mod backend;
+
+#[cfg(feature = "fpr-emu")]
+#[path = "fpr_emu.rs"]
+mod backend;
+
+impl Fpr {
+    /// 0.
+    pub const ZERO: Fpr = Fpr::from_bits(0);
+    /// 1.
+    pub const ONE: Fpr = Fpr::from_bits(0x3FF0_0000_0000_0000);
+    /// 1/q.
+    pub const INVERSE_OF_Q: Fpr = Fpr::from_bits(4545632735260551042);
+    /// 1 / (2 sigma0^2), sigma0 = 1.8205 (the base sampler's standard deviation).
+    pub const INV_2SQRSIGMA0: Fpr = Fpr::from_bits(4594603506513722306);
+    /// ln 2.
+    pub const LOG2: Fpr = Fpr::from_bits(4604418534313441775);
+    /// 1 / ln 2.
+    pub const INV_LOG2: Fpr = Fpr::from_bits(4609176140021203710);
+    /// 2^63.
+    pub const PTWO63: Fpr = Fpr::from_bits(4890909195324358656);
+
+    /// 1 / sigma for logn = 9 and 10 (Table 3.3: sigma = 165.736617183, 168.388571447).
+    pub const fn inv_sigma(logn: u32) -> Fpr {
+        if logn == 10 {
+            Fpr::from_bits(4573496814039276259)
+        } else {
+            Fpr::from_bits(4573606369665796042)
+        }
+    }
+
+    /// sigma_min for logn = 9 and 10 (Table 3.3: 1.277833697, 1.298280334).
+    pub const fn sigma_min(logn: u32) -> Fpr {
+        if logn == 10 {
+            Fpr::from_bits(4608525754002622308)
+        } else {
+            Fpr::from_bits(4608433670533905013)
+        }
+    }
+
+    /// 2^(1 - logn), the scaling of the inverse FFT (whose first, implicit level is not run).
+    pub const fn p2(logn: u32) -> Fpr {
+        Fpr::from_bits((1024 - logn as u64) << 52)
+    }
+
+    /// 2^63 exp(-x) ccs, for 0 <= x < ln 2 and 0 <= ccs <= 1, computed with a fixed-point
+    /// polynomial (the FACCT approximation used by the reference `fpr_expm_p63`); used by
+    /// BerExp (Falcon spec v1.2, Algorithm 14).
+    pub fn expm_p63(self, ccs: Fpr) -> u64 {
+        const C: [u64; 13] = [
+            0x00000004741183A3,
+            0x00000036548CFC06,
+            0x0000024FDCBF140A,
+            0x0000171D939DE045,
+            0x0000D00CF58F6F84,
+            0x000680681CF796E3,
+            0x002D82D8305B0FEA,
+            0x011111110E066FD0,
+            0x0555555555070F00,
+            0x155555555581FF00,
+            0x400000000002B400,
+            0x7FFFFFFFFFFF4800,
+            0x8000000000000000,
+        ];
+        let mut y = C[0];
+        let z = (self.mul(Fpr::PTWO63).trunc() as u64) << 1;
+        for &c in &C[1..] {
+            y = c.wrapping_sub(mulhi(z, y));
+        }
+        let z = (ccs.mul(Fpr::PTWO63).trunc() as u64) << 1;
+        mulhi(z, y)
+    }
+}
+
+/// The high 64 bits of the 128-bit product z y (exact).
+#[inline(always)]
+fn mulhi(z: u64, y: u64) -> u64 {
+    ((u128::from(z) * u128::from(y)) >> 64) as u64
+}
+
+impl core::ops::Add for Fpr {
+    type Output = Fpr;
+    #[inline(always)]
+    fn add(self, b: Fpr) -> Fpr {
+        Fpr::add(self, b)
+    }
+}
+
+impl core::ops::Sub for Fpr {
+    type Output = Fpr;
+    #[inline(always)]
+    fn sub(self, b: Fpr) -> Fpr {
+        Fpr::sub(self, b)
+    }
+}
+
+impl core::ops::Mul for Fpr {
+    type Output = Fpr;
+    #[inline(always)]
+    fn mul(self, b: Fpr) -> Fpr {
+        Fpr::mul(self, b)
+    }
+}
+
+impl core::ops::Neg for Fpr {
+    type Output = Fpr;
+    #[inline(always)]
+    fn neg(self) -> Fpr {
+        Fpr::neg(self)
+    }
+}

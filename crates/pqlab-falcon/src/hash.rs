@@ -1,0 +1,111 @@
+//! HashToPoint (Falcon spec v1.2, Section 3.7, Algorithm 3): SHAKE256(r || m) turned into a
+//! polynomial c with coefficients in \[0, q) by rejection sampling of 16-bit big-endian words
+//! below 5q = 61445, each reduced mod q.
+//!
+//! Two implementations giving the same output: [`hash_to_point_vartime`], the direct one, whose
+//! timing depends on the rejected words (fine when the message is public, as in
+//! verification), and [`hash_to_point_ct`], which always reads n + over(n) words and moves the
+//! accepted ones into place with a fixed sequence of masked swaps, so that neither its timing
+//! nor its memory accesses depend on the message.
+
+use pqlab_keccak::{Shake256, Shake256Reader};
+
+use crate::params::NONCE_LEN;
+
+/// The number of extra 16-bit words read by [`hash_to_point_ct`] for n = 512 and n = 1024,
+/// the values of the round-3 reference (`overtab`), chosen there so that fewer than n accepted
+/// words among n + over is negligibly likely.
+const fn over(n: usize) -> usize {
+    if n == 1024 { 287 } else { 205 }
+}
+
+/// SHAKE256 absorbing the nonce then the message, ready to squeeze.
+pub(crate) fn shake_nonce_msg(nonce: &[u8; NONCE_LEN], msg: &[u8]) -> Shake256Reader {
+    let mut sh = Shake256::new();
+    sh.absorb(nonce).absorb(msg);
+    sh.finalize()
+}
+
+/// The SHAKE256 output read as 16-bit big-endian words, squeezed one rate-sized block at a
+/// time (the same byte stream as squeezing two bytes per word).
+struct Words<'a> {
+    rd: &'a mut Shake256Reader,
+    buf: [u8; 136],
+    pos: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(rd: &'a mut Shake256Reader) -> Self {
+        Words {
+            rd,
+            buf: [0; 136],
+            pos: 136,
+        }
+    }
+
+    #[inline]
+    fn next(&mut self) -> u32 {
+        if self.pos == self.buf.len() {
+            self.rd.squeeze(&mut self.buf);
+            self.pos = 0;
+        }
+        let w = (u32::from(self.buf[self.pos]) << 8) | u32::from(self.buf[self.pos + 1]);
+        self.pos += 2;
+        w
+    }
+}
+
+/// Falcon spec v1.2, Algorithm 3: HashToPoint, variable time (rejection loop).
+pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
+    let mut words = Words::new(rd);
+    let mut i = 0;
+    while i < c.len() {
+        let w = words.next();
+        if w < 5 * crate::params::Q {
+            c[i] = (w % crate::params::Q) as u16;
+            i += 1;
+        }
+    }
+}
+
+/// Falcon spec v1.2, Algorithm 3: HashToPoint, constant time. Same output as
+/// [`hash_to_point_vartime`]; `N` is 512 or 1024.
+pub fn hash_to_point_ct<const N: usize>(rd: &mut Shake256Reader, c: &mut [u16; N]) {
+    const { crate::params::check_n(N) };
+    const MAXM: usize = 1024 + 287;
+    let n = N;
+    let m = n + over(n);
+    let mut t = [0u16; MAXM];
+    let mut words = Words::new(rd);
+    for x in t[..m].iter_mut() {
+        let w = words.next();
+        // Subtract 2q, 2q, q when possible (masks, no branch): w mod q for w < 5q.
+        let mut r = w.wrapping_sub(24578 & ((w.wrapping_sub(24578) >> 31).wrapping_sub(1)));
+        r = r.wrapping_sub(24578 & ((r.wrapping_sub(24578) >> 31).wrapping_sub(1)));
+        r = r.wrapping_sub(12289 & ((r.wrapping_sub(12289) >> 31).wrapping_sub(1)));
+        // Rejected words (w >= 5q) become 0xFFFF, marked by their top bit.
+        r |= (w.wrapping_sub(61445) >> 31).wrapping_sub(1);
+        *x = r as u16;
+    }
+    // Compaction: passes with jumps of 1, 2, 4, ... slots; an accepted value at index u whose
+    // final place is v moves down by p when bit p of u - v is set (the destination is free).
+    let mut p = 1;
+    while p <= over(n) {
+        let mut v: usize = 0;
+        for u in 0..m {
+            let sv = u32::from(t[u]);
+            let j = u - v;
+            let mut mk = (sv >> 15).wrapping_sub(1);
+            v = v.wrapping_sub(mk as i32 as isize as usize);
+            if u < p {
+                continue;
+            }
+            let dv = u32::from(t[u - p]);
+            mk &= 0u32.wrapping_sub((((j & p) as u32) + 0x1FF) >> 9);
+            t[u] = (sv ^ (mk & (sv ^ dv))) as u16;
+            t[u - p] = (dv ^ (mk & (sv ^ dv))) as u16;
+        }
+        p <<= 1;
+    }
+    c.copy_from_slice(&t[..n]);
+}

@@ -1,0 +1,73 @@
+//! Falcon-512 and Falcon-1024 (Falcon round-3 specification v1.2, the scheme of the NIST KAT
+//! files) for pqlab.
+//!
+//! * Parameter sets are the degree n as a const generic: [`VerifyingKey<512>`] or the aliases
+//!   [`Falcon512VerifyingKey`], [`Falcon1024SigningKey`], ...
+//! * [`VerifyingKey`]: public key codec (Section 3.11.4) and verification (Algorithm 16).
+//! * [`Signature`]: the detached compressed format (header 0x30 + logn, 40-byte nonce,
+//!   compressed s2; Section 3.11.3) with every canonicality check of Decompress.
+//! * [`SigningKey`]: secret key codec (Section 3.11.5, recomputing G) and signing
+//!   (Algorithm 10); [`ExpandedKey`]: the precomputed FFT basis and Falcon tree (Algorithm 8),
+//!   for repeated signing with identical results.
+//! * [`hash_to_point_vartime`] and [`hash_to_point_ct`]: HashToPoint (Section 3.7).
+//! * [`fpr::Fpr`]: the floating-point type of the signer; native `f64` by default, an
+//!   integer-only binary64 emulation with the `fpr-emu` feature (bit-identical results).
+//!
+//! Signing draws randomness as the round-3 reference does (40-byte nonce, then a 48-byte seed
+//! for the SHAKE256 that seeds the sampler's ChaCha20 PRNG), so that
+//! [`SigningKey::sign_with_seed`] reproduces the NIST KAT signatures byte for byte.
+//! Key generation (NTRUGen / NTRUSolve) is not implemented yet: keys come from their encodings.
+//!
+//! `no_std`, no heap allocation: every buffer is on the stack. Signing with a plain Falcon-1024
+//! [`SigningKey`] builds an [`ExpandedKey`] on the fly and peaks near 180 KiB of stack (half
+//! that for Falcon-512); the expanded key itself is 120 KiB for n = 1024 and 60 KiB for
+//! n = 512 (its tree array has one spare row for n = 512, so that both sizes share one type).
+//!
+//! Constant time: decoding and verification handle public data, and [`hash_to_point_vartime`]
+//! (used by verification) is variable time. Signing uses [`hash_to_point_ct`]; the FFT, the
+//! tree and ffSampling are fixed sequences of floating-point operations; the base sampler scans
+//! its whole table; BerExp and SamplerZ branch only on the rejection outcome and on the lazy
+//! byte comparison of BerExp, as in the reference (the rejection rate is made independent of the
+//! secrets by the sigma_min scaling). With the native back end, timing is that of the CPU's
+//! floating-point unit, constant for normal operands on current x86-64 and AArch64 cores; the
+//! `fpr-emu` back end uses only integer operations without data-dependent branches. The final
+//! norm check and the compressed length decide a restart; both are outputs of the sampler, not
+//! of the key alone. Secret keys, expanded keys and the sampler state are zeroized on drop.
+#![no_std]
+
+mod codec;
+mod error;
+mod ffsampling;
+mod fft;
+mod fft_table;
+pub mod fpr;
+mod fpr_emu_sqrt;
+mod hash;
+mod keys;
+pub mod params;
+mod sampler;
+mod sign;
+mod verify;
+
+pub use error::Error;
+pub use hash::{hash_to_point_ct, hash_to_point_vartime};
+pub use keys::{Signature, SigningKey, VerifyingKey};
+pub use params::{NONCE_LEN, SEED_LEN};
+pub use sign::ExpandedKey;
+
+/// A Falcon-512 public key.
+pub type Falcon512VerifyingKey = VerifyingKey<512>;
+/// A Falcon-1024 public key.
+pub type Falcon1024VerifyingKey = VerifyingKey<1024>;
+/// A Falcon-512 secret key.
+pub type Falcon512SigningKey = SigningKey<512>;
+/// A Falcon-1024 secret key.
+pub type Falcon1024SigningKey = SigningKey<1024>;
+/// A Falcon-512 expanded secret key.
+pub type Falcon512ExpandedKey = ExpandedKey<512>;
+/// A Falcon-1024 expanded secret key.
+pub type Falcon1024ExpandedKey = ExpandedKey<1024>;
+/// A Falcon-512 signature.
+pub type Falcon512Signature = Signature<512>;
+/// A Falcon-1024 signature.
+pub type Falcon1024Signature = Signature<1024>;

@@ -1,0 +1,77 @@
+//! Parsing of the Falcon round-3 NIST KAT files (`falcon-kat/falcon{512,1024}-KAT.rsp`).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use pqlab_testutil::vectors::{load_text, unhex};
+
+/// One KAT record.
+pub struct Kat {
+    pub count: usize,
+    pub seed: Vec<u8>,
+    pub msg: Vec<u8>,
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+    pub sm: Vec<u8>,
+}
+
+impl Kat {
+    /// The nonce, the message and the compressed signature (after the 0x20 + logn header)
+    /// taken from `sm` = sig_len (2 bytes, big-endian) || nonce || msg || header || comp.
+    pub fn split_sm(&self) -> ([u8; 40], &[u8], u8, &[u8]) {
+        let sig_len = usize::from(self.sm[0]) << 8 | usize::from(self.sm[1]);
+        let nonce: [u8; 40] = self.sm[2..42].try_into().unwrap();
+        let mlen = self.sm.len() - 42 - sig_len;
+        let msg = &self.sm[42..42 + mlen];
+        let hdr = self.sm[42 + mlen];
+        let comp = &self.sm[43 + mlen..];
+        (nonce, msg, hdr, comp)
+    }
+
+    /// The detached signature (header 0x30 + logn, nonce, compressed s2) of this record.
+    pub fn detached_sig(&self, logn: u8) -> Vec<u8> {
+        let (nonce, _, _, comp) = self.split_sm();
+        let mut v = vec![0x30 + logn];
+        v.extend_from_slice(&nonce);
+        v.extend_from_slice(comp);
+        v
+    }
+}
+
+/// Parses a KAT file below the vector folder.
+pub fn load(dir: &Path, rel: &str) -> Vec<Kat> {
+    let text = load_text(dir, rel);
+    let mut out = Vec::new();
+    let mut cur: Option<Kat> = None;
+    for line in text.lines() {
+        let Some((k, v)) = line.split_once(" = ") else {
+            continue;
+        };
+        let v = v.trim();
+        match k.trim() {
+            "count" => {
+                if let Some(c) = cur.take() {
+                    out.push(c);
+                }
+                cur = Some(Kat {
+                    count: v.parse().unwrap(),
+                    seed: vec![],
+                    msg: vec![],
+                    pk: vec![],
+                    sk: vec![],
+                    sm: vec![],
+                });
+            }
+            "seed" => cur.as_mut().unwrap().seed = unhex(v),
+            "msg" => cur.as_mut().unwrap().msg = unhex(v),
+            "pk" => cur.as_mut().unwrap().pk = unhex(v),
+            "sk" => cur.as_mut().unwrap().sk = unhex(v),
+            "sm" => cur.as_mut().unwrap().sm = unhex(v),
+            _ => {}
+        }
+    }
+    if let Some(c) = cur.take() {
+        out.push(c);
+    }
+    out
+}
