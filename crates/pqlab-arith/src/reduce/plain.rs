@@ -5,7 +5,10 @@ use super::{Reduction, Rule};
 /// c % q (the remainder of truncated division, with the sign of c).
 ///
 /// **Benchmark-only, never on secret data**: the division instruction is variable-time on some
-/// CPUs (and a library call on others, such as Cortex-M for 64-bit operands).
+/// CPUs (and a library call on others, such as Cortex-M for 64-bit operands). With `Q` a
+/// compile-time constant, compilers usually lower `%` to a multiply-by-reciprocal sequence (on
+/// x86-64 the reduction bench runs no division instruction), but that is the compiler's choice,
+/// not a guarantee.
 ///
 /// * Input: every i64 (|c| <= 2^63 - 1).
 /// * Output: |out| <= q - 1.
