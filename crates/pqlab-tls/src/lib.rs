@@ -19,8 +19,6 @@ pub mod net;
 pub mod pkcs8;
 pub mod sign;
 
-use std::sync::Arc;
-
 pub use error::Error;
 pub use rustls;
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
@@ -54,8 +52,3 @@ pub fn provider_for_group(name: &str) -> Result<CryptoProvider, Error> {
 
 /// The TLS versions pqlab uses: TLS 1.3 only.
 pub static TLS13_ONLY: &[&rustls::SupportedProtocolVersion] = &[&rustls::version::TLS13];
-
-/// A shared provider, as rustls's config builders want it.
-pub fn arc_provider(p: CryptoProvider) -> Arc<CryptoProvider> {
-    Arc::new(p)
-}

@@ -180,6 +180,9 @@ fn echo(config: Arc<ServerConfig>, mut tcp: TcpStream) -> Result<(), Error> {
     let io = |e| Error::Io("connection".into(), e);
     tcp.set_read_timeout(Some(IO_TIMEOUT)).map_err(io)?;
     tcp.set_write_timeout(Some(IO_TIMEOUT)).map_err(io)?;
+    // Handshake flights are written in several pieces; without this, Nagle's algorithm and the
+    // peer's delayed ACK stall each handshake for tens of milliseconds.
+    tcp.set_nodelay(true).map_err(io)?;
     let mut conn = ServerConnection::new(config)?;
     let mut tls = rustls::Stream::new(&mut conn, &mut tcp);
     let mut reader = BufReader::new(&mut tls);
@@ -239,6 +242,7 @@ pub fn connect_and_echo(
     let mut tcp = TcpStream::connect(addr).map_err(io(&format!("connect {addr}")))?;
     tcp.set_read_timeout(Some(IO_TIMEOUT))
         .map_err(io("socket"))?;
+    tcp.set_nodelay(true).map_err(io("socket"))?;
     let mut conn = ClientConnection::new(Arc::clone(&client.config), name)?;
     while conn.is_handshaking() {
         conn.complete_io(&mut tcp)

@@ -150,3 +150,38 @@ fn connect_errors_exit_2() {
     assert_input_error(&out, &["rsa"]);
     assert!(!dir.path("x").exists() && !dir.path("z").exists());
 }
+
+#[test]
+fn handshake_bench_writes_a_table_and_json() {
+    let dir = Dir::new();
+    let out = run(&[
+        "handshake-bench",
+        "--sigs",
+        "ml-dsa-44,ecdsa-p256",
+        "--groups",
+        "X25519MLKEM768,X25519",
+        "--iterations",
+        "2",
+        "--clients",
+        "1",
+        "--seconds",
+        "0.1",
+        "--json",
+        &dir.arg("hs.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ml-dsa-44   X25519MLKEM768"), "{text}");
+    let json: serde_json::Value = serde_json::from_slice(&dir.read("hs.json")).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    for r in results {
+        assert!(r["server_us_median"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["handshakes_per_s"].as_f64().unwrap() > 0.0, "{r}");
+        // The hybrid client share alone is 1216 bytes.
+        let client_bytes = r["client_bytes"].as_u64().unwrap();
+        assert_eq!(client_bytes > 1216, r["group"] == "X25519MLKEM768", "{r}");
+    }
+    let out = run(&["handshake-bench", "--groups", "NOPE"]);
+    assert_input_error(&out, &["NOPE"]);
+}
