@@ -319,6 +319,35 @@ impl<const N: usize> SigningKey<N> {
         Ok(Self::ENCODED_LEN)
     }
 
+    /// Falcon spec v1.2, Algorithm 4 (NTRUGen) seeded as the round-3 reference `nist.c` does:
+    /// SHAKE256 over the 48-byte seed is the only randomness. Deterministic: the NIST KAT key
+    /// pairs come out of it given the DRBG's first 48 bytes.
+    pub fn generate_from_seed(seed: &[u8; params::SEED_LEN]) -> Self {
+        const { params::check_n(N) };
+        let mut sh = pqlab_keccak::Shake256::new();
+        sh.absorb(seed);
+        let mut rng = sh.finalize();
+        crate::keygen::ntru_gen::<N>(&mut rng)
+    }
+
+    /// Generates a key pair from a fresh 48-byte seed drawn with `fill` (which returns false
+    /// on failure).
+    pub fn generate_with_rng(mut fill: impl FnMut(&mut [u8]) -> bool) -> Result<Self, Error> {
+        let mut seed = [0u8; params::SEED_LEN];
+        if !fill(&mut seed) {
+            return Err(Error::Randomness);
+        }
+        let sk = Self::generate_from_seed(&seed);
+        seed.zeroize();
+        Ok(sk)
+    }
+
+    /// Generates a key pair with OS randomness.
+    #[cfg(feature = "getrandom")]
+    pub fn generate() -> Result<Self, Error> {
+        Self::generate_with_rng(|b| getrandom::fill(b).is_ok())
+    }
+
     /// The public key h = g / f mod q (f is invertible: [`Self::decode`] checked it).
     pub fn verifying_key(&self) -> VerifyingKey<N> {
         let mut t1 = small_to_ntt(&self.g);

@@ -43,6 +43,7 @@ mod fft_table;
 pub mod fpr;
 mod fpr_emu_sqrt;
 mod hash;
+mod keygen;
 mod keys;
 pub mod params;
 mod sampler;
