@@ -158,6 +158,55 @@ pub(crate) fn poly_mulconst(a: &mut [Fpr], x: Fpr) {
     }
 }
 
+/// a = adj(a) (FFT representation: conjugate every value).
+pub(crate) fn poly_adj_fft(a: &mut [Fpr]) {
+    let hn = a.len() >> 1;
+    for x in a[hn..].iter_mut() {
+        *x = x.neg();
+    }
+}
+
+/// d = F adj(f) + G adj(g) (FFT representation).
+pub(crate) fn poly_add_muladj_fft(d: &mut [Fpr], ff: &[Fpr], gg: &[Fpr], f: &[Fpr], g: &[Fpr]) {
+    let hn = d.len() >> 1;
+    for u in 0..hn {
+        let (a_re, a_im) = cmul(ff[u], ff[u + hn], f[u], f[u + hn].neg());
+        let (b_re, b_im) = cmul(gg[u], gg[u + hn], g[u], g[u + hn].neg());
+        d[u] = a_re.add(b_re);
+        d[u + hn] = a_im.add(b_im);
+    }
+}
+
+/// d = 1 / (a adj(a) + b adj(b)) (FFT representation; the result is real, so only its n/2
+/// real parts are written: d has n/2 entries).
+pub(crate) fn poly_invnorm2_fft(d: &mut [Fpr], a: &[Fpr], b: &[Fpr]) {
+    let hn = a.len() >> 1;
+    for u in 0..hn {
+        let na = a[u].sqr().add(a[u + hn].sqr());
+        let nb = b[u].sqr().add(b[u + hn].sqr());
+        d[u] = na.add(nb).inv();
+    }
+}
+
+/// a *= b for an auto-adjoint b given by its n/2 real values.
+pub(crate) fn poly_mul_autoadj_fft(a: &mut [Fpr], b: &[Fpr]) {
+    let hn = a.len() >> 1;
+    for u in 0..hn {
+        a[u] = a[u].mul(b[u]);
+        a[u + hn] = a[u + hn].mul(b[u]);
+    }
+}
+
+/// a /= b for an auto-adjoint b given by its n/2 real values.
+pub(crate) fn poly_div_autoadj_fft(a: &mut [Fpr], b: &[Fpr]) {
+    let hn = a.len() >> 1;
+    for u in 0..hn {
+        let ib = b[u].inv();
+        a[u] = a[u].mul(ib);
+        a[u + hn] = a[u + hn].mul(ib);
+    }
+}
+
 /// LDL decomposition of the 2x2 Gram matrix \[\[g00, g01\], \[adj(g01), g11\]\] (FFT
 /// representation): writes d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00).
 pub(crate) fn poly_ldlmv_fft(

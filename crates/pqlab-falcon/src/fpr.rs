@@ -60,6 +60,20 @@ impl Fpr {
         Fpr::from_bits((1024 - logn as u64) << 52)
     }
 
+    /// a < b (for values that are not NaN; -0 equals +0), from the IEEE-754 bits.
+    pub fn lt(self, b: Fpr) -> bool {
+        fn key(x: u64) -> i64 {
+            let m = (x & 0x7FFF_FFFF_FFFF_FFFF) as i64;
+            if x >> 63 == 1 { -m } else { m }
+        }
+        key(self.to_bits()) < key(b.to_bits())
+    }
+
+    /// 2^e for -1022 <= e <= 1023 (exact).
+    pub const fn pow2(e: i32) -> Fpr {
+        Fpr::from_bits(((1023 + e) as u64) << 52)
+    }
+
     /// 2^63 exp(-x) ccs, for 0 <= x < ln 2 and 0 <= ccs <= 1, computed with a fixed-point
     /// polynomial (the FACCT approximation used by the reference `fpr_expm_p63`); used by
     /// BerExp (Falcon spec v1.2, Algorithm 14).

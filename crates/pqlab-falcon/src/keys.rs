@@ -222,7 +222,7 @@ impl<const N: usize> core::fmt::Debug for SigningKey<N> {
 }
 
 /// f mod q for a small f, into the NTT domain.
-fn small_to_ntt<const N: usize>(f: &[i8; N]) -> [u16; N] {
+pub(crate) fn small_to_ntt<const N: usize>(f: &[i8; N]) -> [u16; N] {
     let mut t = [0u16; N];
     for (o, &x) in t.iter_mut().zip(f.iter()) {
         *o = to_modq(i32::from(x));
@@ -232,7 +232,7 @@ fn small_to_ntt<const N: usize>(f: &[i8; N]) -> [u16; N] {
 }
 
 /// Returns all-ones if some NTT coefficient is zero (the polynomial is not invertible).
-fn has_zero(t: &[u16]) -> bool {
+pub(crate) fn has_zero(t: &[u16]) -> bool {
     let mut z = 0u32;
     for &x in t {
         z |= (u32::from(x).wrapping_sub(1)) >> 31;

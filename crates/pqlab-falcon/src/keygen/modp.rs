@@ -1,0 +1,471 @@
+//! Arithmetic modulo the small primes of NTRUSolve (Falcon spec v1.2, Section 3.8.2, and the
+//! round-3 reference `keygen.c`, which computes with big integers in residue-number-system
+//! (RNS) form): the primes p = 1 (mod 2048) below 2^31, taken downward from 2^31, their
+//! primitive 2048-th roots of unity and the CRT constants, all computed at compile time;
+//! Montgomery multiplication with R = 2^32; the negacyclic NTT modulo p.
+//!
+//! NTT order: `ntt` leaves f(w_i) at index i with w_i = psi^(2 rev(i) + 1) (rev: bit reversal
+//! over logn bits, psi a primitive 2n-th root). Then w_(2v+1) = -w_(2v), and w_(2v)^2 is the
+//! point of index v of the NTT of half the size, which is what the field norm
+//! N(f)(x^2) = f(x) f(-x) and the lifting F(x) = F'(x^2) g(-x) use.
+
+/// How many primes the table holds: enough for the largest value NTRUSolve builds for
+/// n = 1024 (the unreduced F at depth 9, about 9,600 bits).
+pub(crate) const NUM_PRIMES: usize = 340;
+
+/// One NTRUSolve prime.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SmallPrime {
+    /// The prime p, 2^30 < p < 2^31, p = 1 (mod 2048).
+    pub(crate) p: u32,
+    /// A primitive 2048-th root of unity modulo p.
+    pub(crate) g: u32,
+    /// 1 / (product of the previous primes of the table) mod p (Garner's CRT constant).
+    pub(crate) s: u32,
+}
+
+const fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+    (a * b) % p
+}
+
+const fn pow_mod(mut a: u64, mut e: u64, p: u64) -> u64 {
+    let mut r = 1;
+    a %= p;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mul_mod(r, a, p);
+        }
+        a = mul_mod(a, a, p);
+        e >>= 1;
+    }
+    r
+}
+
+/// Deterministic Miller-Rabin for p < 4,759,123,141 (bases 2, 7, 61).
+const fn is_prime(p: u64) -> bool {
+    let mut d = p - 1;
+    let mut s = 0;
+    while d & 1 == 0 {
+        d >>= 1;
+        s += 1;
+    }
+    let bases = [2u64, 7, 61];
+    let mut i = 0;
+    while i < bases.len() {
+        let mut x = pow_mod(bases[i], d, p);
+        i += 1;
+        if x == 1 || x == p - 1 {
+            continue;
+        }
+        let mut r = 1;
+        let mut witness = true;
+        while r < s {
+            x = mul_mod(x, x, p);
+            if x == p - 1 {
+                witness = false;
+                break;
+            }
+            r += 1;
+        }
+        if witness {
+            return false;
+        }
+    }
+    true
+}
+
+const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
+    let mut t = [SmallPrime { p: 0, g: 0, s: 0 }; NUM_PRIMES];
+    let mut cand: u64 = (1 << 31) - 2048 + 1;
+    let mut i = 0;
+    while i < NUM_PRIMES {
+        while !is_prime(cand) {
+            cand -= 2048;
+        }
+        let p = cand;
+        // A primitive 2048-th root: h^((p-1)/2048) for the first h whose 1024-th power is -1.
+        let mut h = 2;
+        let g = loop {
+            let g = pow_mod(h, (p - 1) / 2048, p);
+            if pow_mod(g, 1024, p) == p - 1 {
+                break g;
+            }
+            h += 1;
+        };
+        // s = 1 / (p_0 ... p_(i-1)) mod p.
+        let mut prod = 1;
+        let mut j = 0;
+        while j < i {
+            prod = mul_mod(prod, t[j].p as u64 % p, p);
+            j += 1;
+        }
+        let s = pow_mod(prod, p - 2, p);
+        t[i] = SmallPrime {
+            p: p as u32,
+            g: g as u32,
+            s: s as u32,
+        };
+        i += 1;
+        cand -= 2048;
+    }
+    t
+}
+
+/// The primes, in decreasing order (the first is 2147473409, as in the reference).
+pub(crate) static PRIMES: [SmallPrime; NUM_PRIMES] = make_primes();
+
+/// The number of primes whose product exceeds 2^(32 words + 1), so that a signed integer of
+/// `words` 32-bit words is determined by its residues (every prime exceeds 2^30.99).
+pub(crate) const fn primes_for_words(words: usize) -> usize {
+    (3200 * words + 200).div_ceil(3099)
+}
+
+/// Arithmetic modulo one prime p (2^30 < p < 2^31) in Montgomery form with R = 2^32.
+/// Values are in \[0, p). Every operation is branch-free.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Modp {
+    pub(crate) p: u32,
+    /// -1/p mod 2^32.
+    p0i: u32,
+    /// R^2 mod p = 2^64 mod p.
+    r2: u32,
+}
+
+impl Modp {
+    pub(crate) fn new(p: u32) -> Self {
+        // Newton iteration for 1/p mod 2^32.
+        let mut y = p;
+        for _ in 0..4 {
+            y = y.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(y)));
+        }
+        let r = ((1u64 << 32) % u64::from(p)) as u32;
+        let r2 = ((u64::from(r) * u64::from(r)) % u64::from(p)) as u32;
+        Modp {
+            p,
+            p0i: y.wrapping_neg(),
+            r2,
+        }
+    }
+
+    /// a + b mod p.
+    #[inline(always)]
+    pub(crate) fn add(&self, a: u32, b: u32) -> u32 {
+        let d = a.wrapping_add(b).wrapping_sub(self.p);
+        d.wrapping_add(self.p & 0u32.wrapping_sub(d >> 31))
+    }
+
+    /// a - b mod p.
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: u32, b: u32) -> u32 {
+        let d = a.wrapping_sub(b);
+        d.wrapping_add(self.p & 0u32.wrapping_sub(d >> 31))
+    }
+
+    /// Montgomery product a b / 2^32 mod p.
+    #[inline(always)]
+    pub(crate) fn mmul(&self, a: u32, b: u32) -> u32 {
+        let z = u64::from(a) * u64::from(b);
+        let m = (z as u32).wrapping_mul(self.p0i);
+        // (z + m p) / 2^32 < 2p.
+        let d = ((z + u64::from(m) * u64::from(self.p)) >> 32) as u32;
+        self.sub(d, self.p)
+    }
+
+    /// a b mod p (a in normal form, b in Montgomery form gives a b in normal form).
+    #[inline(always)]
+    pub(crate) fn to_mont(self, a: u32) -> u32 {
+        self.mmul(a, self.r2)
+    }
+
+    /// The product a b mod p of two values in normal form.
+    #[inline(always)]
+    pub(crate) fn mul(&self, a: u32, b: u32) -> u32 {
+        self.mmul(self.to_mont(a), b)
+    }
+
+    /// x mod p for -2^31 <= x < 2^31 (then |x| < 2p).
+    #[inline(always)]
+    pub(crate) fn set(&self, x: i32) -> u32 {
+        // x + 2p is in (0, 2^33); reduce in two branch-free steps.
+        let w = i64::from(x) + 2 * i64::from(self.p);
+        let w = w - (i64::from(self.p) & -i64::from(w >= i64::from(self.p) << 1)) * 2;
+        let w = w as u32;
+        self.sub(w, self.p)
+    }
+
+    /// A 32-bit word w mod p (w < 2^32 < 3p).
+    #[inline(always)]
+    pub(crate) fn reduce_word(&self, w: u32) -> u32 {
+        let w = u64::from(w);
+        let p = u64::from(self.p);
+        let w = w - (p & 0u64.wrapping_sub(u64::from(w >= p)));
+        let w = w - (p & 0u64.wrapping_sub(u64::from(w >= p)));
+        w as u32
+    }
+
+    /// The representative of x in (-p/2, p/2].
+    #[inline(always)]
+    pub(crate) fn norm(&self, x: u32) -> i32 {
+        let half = (self.p + 1) >> 1;
+        let m = (x.wrapping_sub(half) >> 31).wrapping_sub(1);
+        x.wrapping_sub(self.p & m) as i32
+    }
+
+    /// 2^32 mod p in Montgomery form (multiplying by it shifts a value up by 32 bits).
+    #[inline(always)]
+    pub(crate) fn r2(&self) -> u32 {
+        self.r2
+    }
+
+    /// a^e mod p, a in normal form (square and multiply over the public exponent).
+    pub(crate) fn pow(&self, a: u32, mut e: u32) -> u32 {
+        let mut r = 1;
+        let mut b = a;
+        while e > 0 {
+            if e & 1 == 1 {
+                r = self.mul(r, b);
+            }
+            b = self.mul(b, b);
+            e >>= 1;
+        }
+        r
+    }
+}
+
+/// Bit reversal of i over `bits` bits.
+#[inline(always)]
+fn rev(i: usize, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        i.reverse_bits() >> (usize::BITS - bits)
+    }
+}
+
+/// The twiddle factors of the NTT of size 2^logn modulo one prime, in Montgomery form:
+/// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 1 <= k < n.
+pub(crate) struct Twiddles<'a> {
+    pub(crate) m: Modp,
+    zeta: &'a [u32],
+    izeta: &'a [u32],
+    logn: u32,
+}
+
+impl<'a> Twiddles<'a> {
+    /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
+    pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
+        let sp = PRIMES[idx];
+        let m = Modp::new(sp.p);
+        let n = 1usize << logn;
+        // psi: a primitive 2n-th root, g^(1024/n).
+        let psi = m.pow(sp.g, (1024 >> logn) as u32);
+        let ipsi = m.pow(psi, sp.p - 2);
+        let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
+        let (mut x, mut y) = (m.to_mont(1), m.to_mont(1));
+        let (psi_m, ipsi_m) = (m.to_mont(psi), m.to_mont(ipsi));
+        for i in 0..n {
+            let r = rev(i, logn);
+            zeta[r] = x;
+            izeta[r] = y;
+            x = m.mmul(x, psi_m);
+            y = m.mmul(y, ipsi_m);
+        }
+        Twiddles {
+            m,
+            zeta,
+            izeta,
+            logn,
+        }
+    }
+
+    /// Forward negacyclic NTT of a (length 2^logn, values in \[0, p)), in place.
+    pub(crate) fn ntt(&self, a: &mut [u32]) {
+        self.ntt_sized(a, self.logn);
+    }
+
+    /// Forward NTT of size 2^logn for any logn up to the tables' own: the tables of size n
+    /// start with those of size n/2 (psi_(n/2) = psi_n^2, and rev over logn bits of k < n/2
+    /// is twice its reversal over logn - 1 bits).
+    pub(crate) fn ntt_sized(&self, a: &mut [u32], logn: u32) {
+        let n = 1usize << logn;
+        debug_assert!(logn <= self.logn);
+        let m = &self.m;
+        let mut len = n >> 1;
+        let mut k = 1;
+        while len >= 1 {
+            let mut start = 0;
+            while start < n {
+                let z = self.zeta[k];
+                k += 1;
+                for j in start..start + len {
+                    let t = m.mmul(a[j + len], z);
+                    a[j + len] = m.sub(a[j], t);
+                    a[j] = m.add(a[j], t);
+                }
+                start += len << 1;
+            }
+            len >>= 1;
+        }
+    }
+
+    /// Inverse of [`Self::ntt`], including the division by n.
+    pub(crate) fn intt(&self, a: &mut [u32]) {
+        self.intt_sized(a, self.logn);
+    }
+
+    /// Inverse of [`Self::ntt_sized`].
+    pub(crate) fn intt_sized(&self, a: &mut [u32], logn: u32) {
+        let n = 1usize << logn;
+        debug_assert!(logn <= self.logn);
+        let m = &self.m;
+        let mut len = 1;
+        while len < n {
+            let blocks = n / (2 * len);
+            for b in 0..blocks {
+                let z = self.izeta[blocks + b];
+                let start = 2 * len * b;
+                for j in start..start + len {
+                    let (x, y) = (a[j], a[j + len]);
+                    a[j] = m.add(x, y);
+                    a[j + len] = m.mmul(m.sub(x, y), z);
+                }
+            }
+            len <<= 1;
+        }
+        // 1/n in Montgomery form: 2^32 / n mod p.
+        let ni = m.to_mont(m.pow((m.p + 1) >> 1, logn));
+        for x in a[..n].iter_mut() {
+            *x = m.mmul(*x, ni);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primes_table() {
+        assert_eq!(PRIMES[0].p, 2_147_473_409);
+        for (i, sp) in PRIMES.iter().enumerate() {
+            assert_eq!(sp.p % 2048, 1);
+            assert!(sp.p > 2_132_646_000, "every prime exceeds 2^30.99");
+            let m = Modp::new(sp.p);
+            assert_eq!(m.pow(sp.g, 1024), sp.p - 1);
+            // s * prod(previous) = 1.
+            let mut prod = 1u32;
+            for q in &PRIMES[..i] {
+                prod = m.mul(prod, q.p % sp.p);
+            }
+            assert_eq!(m.mul(prod, sp.s), 1);
+            if i > 0 {
+                assert!(PRIMES[i - 1].p > sp.p);
+            }
+        }
+    }
+
+    #[test]
+    fn modp_basics() {
+        let m = Modp::new(PRIMES[3].p);
+        let p = m.p;
+        for &x in &[
+            0i32,
+            1,
+            -1,
+            12289,
+            -12289,
+            i32::MAX,
+            i32::MIN,
+            (p >> 1) as i32,
+        ] {
+            let want = (i64::from(x)).rem_euclid(i64::from(p)) as u32;
+            assert_eq!(m.set(x), want, "set({x})");
+            let c = m.norm(want);
+            assert_eq!((i64::from(c) - i64::from(x)).rem_euclid(i64::from(p)), 0);
+            assert!(i64::from(c).abs() <= i64::from(p) / 2);
+        }
+        for &w in &[0u32, 1, p - 1, p, p + 1, u32::MAX] {
+            assert_eq!(m.reduce_word(w), w % p);
+        }
+        let (a, b) = (123_456_789u32, 2_000_000_000u32 % p);
+        assert_eq!(
+            m.mul(a, b),
+            ((u64::from(a) * u64::from(b)) % u64::from(p)) as u32
+        );
+    }
+
+    /// NTT multiplication equals the schoolbook negacyclic product, and the NTT points pair
+    /// up as the module documentation says.
+    #[test]
+    fn ntt_product_and_pairing() {
+        for (idx, logn) in [(0usize, 1u32), (5, 3), (17, 6), (200, 10)] {
+            let n = 1usize << logn;
+            let mut buf = [0u32; 2048];
+            let tw = Twiddles::new(idx, logn, &mut buf);
+            let m = tw.m;
+            let mut a = [0u32; 1024];
+            let mut b = [0u32; 1024];
+            let mut x = 0x1234_5678u32;
+            for i in 0..n {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                a[i] = m.reduce_word(x);
+                b[i] = m.set((x >> 20) as i32 - 2048);
+            }
+            let mut want = [0u32; 1024];
+            for i in 0..n {
+                for j in 0..n {
+                    let t = m.mul(a[i], b[j]);
+                    if i + j < n {
+                        want[i + j] = m.add(want[i + j], t);
+                    } else {
+                        want[i + j - n] = m.sub(want[i + j - n], t);
+                    }
+                }
+            }
+            let (mut fa, mut fb) = (a, b);
+            tw.ntt(&mut fa[..n]);
+            tw.ntt(&mut fb[..n]);
+            // Pairing: N(a)(x^2) = a(x) a(-x); the NTT of the half-size N(a) is the product of
+            // the pairs (2v, 2v+1).
+            if logn > 1 {
+                let hn = n / 2;
+                let mut na = [0u32; 512];
+                {
+                    // a(x) a(-x) = a0(x^2)^2 - x^2 a1(x^2)^2 with a = a0(x^2) + x a1(x^2).
+                    for i in 0..hn {
+                        for j in 0..hn {
+                            let t0 = m.mul(a[2 * i], a[2 * j]);
+                            let t1 = m.mul(a[2 * i + 1], a[2 * j + 1]);
+                            let k = i + j;
+                            if k < hn {
+                                na[k] = m.add(na[k], t0);
+                            } else {
+                                na[k - hn] = m.sub(na[k - hn], t0);
+                            }
+                            let k = i + j + 1;
+                            if k < hn {
+                                na[k] = m.sub(na[k], t1);
+                            } else {
+                                na[k - hn] = m.add(na[k - hn], t1);
+                            }
+                        }
+                    }
+                }
+                tw.ntt_sized(&mut na[..hn], logn - 1);
+                for v in 0..hn {
+                    assert_eq!(na[v], m.mul(fa[2 * v], fa[2 * v + 1]), "pair {v}");
+                }
+            }
+            for i in 0..n {
+                fa[i] = m.mul(fa[i], fb[i]);
+            }
+            tw.intt(&mut fa[..n]);
+            assert_eq!(&fa[..n], &want[..n], "prime {idx} logn {logn}");
+            tw.ntt(&mut fb[..n]);
+            let mut back = fb;
+            tw.intt(&mut back[..n]);
+            tw.intt(&mut back[..n]);
+            assert_eq!(&back[..n], &b[..n]);
+        }
+    }
+}
