@@ -106,6 +106,7 @@ pub const PSI_INV_POWERS: [u16; MAX_N] = {
 /// Forward negacyclic NTT in place (coefficients in \[0, q), length a power of two up to
 /// [`MAX_N`]); the output is in bit-reversed order.
 pub fn ntt(a: &mut [u16]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
     let n = a.len();
     let mut t = n;
     let mut m = 1;
@@ -127,6 +128,7 @@ pub fn ntt(a: &mut [u16]) {
 
 /// Inverse of [`ntt`] in place, including the factor n^-1.
 pub fn intt(a: &mut [u16]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
     let n = a.len();
     let mut t = 1;
     let mut m = n;

@@ -11,19 +11,23 @@
 //! * [`report`]: the report as JSON (the stable schema of DESIGN §4), CSV, terminal tables and
 //!   a self-contained HTML page with SVG charts.
 
+mod analysis;
 mod ours;
 #[cfg(feature = "peers")]
 mod peers;
+mod task;
 
 pub mod check;
 pub mod energy;
 pub mod machine;
 pub mod measure;
 pub mod probe;
+pub mod profile;
 pub mod registry;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod tables;
 
 use std::fmt;
 
