@@ -18,6 +18,8 @@
 //! Calls on other threads at the same time would mix into the same counters (never unsafely).
 //! The hooks cost two TSC reads and a few atomic operations per kernel call, so a profile
 //! build is slower than a normal one; its timings are for the shares, not for comparison.
+//! The `on` feature needs 64-bit atomics and counts only on x86-64 (the time-stamp counter);
+//! without it the crate is empty code on every target, microcontrollers included.
 #![no_std]
 
 /// The kernels the profile distinguishes.

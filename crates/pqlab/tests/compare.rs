@@ -222,6 +222,8 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     // The kernel profile exists only in builds with the `profile` feature.
     assert_eq!(json["profile"].is_null(), cfg!(not(feature = "profile")));
     assert!(csv.starts_with("impl,alg,op,msg_len,iterations,median_ns"));
+    assert!(csv.lines().next().unwrap().ends_with(",energy_j,variant"));
+    assert!(csv.contains(",falcon-512,sign,32,") && csv.contains(",expanded-key\n"));
     assert!(html.contains("<svg") && html.contains("id=\"chart-sizes\""));
 }
 
