@@ -185,3 +185,65 @@ impl<const N: usize> Verifier for VerifyingKey<N> {
         VerifyingKey::verify(self, msg, sig).is_ok()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// The first key pair of a round-3 KAT file, if the vectors are there.
+    fn kat_keys(n: usize) -> Option<KeyPair> {
+        let dir = pqlab_testutil::vectors::vectors_dir()?;
+        let text =
+            std::fs::read_to_string(dir.join(format!("falcon-kat/falcon{n}-KAT.rsp"))).unwrap();
+        let field = |name: &str| {
+            let prefix = format!("{name} = ");
+            let line = text.lines().find(|l| l.starts_with(&prefix)).unwrap();
+            hex::decode(&line[prefix.len()..]).unwrap()
+        };
+        let mut keys = KeyPair::default();
+        keys.set(&field("pk"), &field("sk"));
+        Some(keys)
+    }
+
+    fn round_trip<const N: usize>(alg: &'static str) {
+        let Some(keys) = kat_keys(N) else {
+            return;
+        };
+        let verifier = Falcon::<N>::plain(alg).verifier(&keys.public).unwrap();
+        for entry in [Falcon::<N>::plain(alg), Falcon::<N>::expanded(alg)] {
+            let signer = entry.signer(&keys.secret).unwrap();
+            let mut sig = Vec::with_capacity(Signature::<N>::MAX_LEN);
+            for msg in [&b""[..], b"message", &[0xa5; 3000]] {
+                signer.sign(msg, &mut sig).unwrap();
+                assert!(sig.len() <= Signature::<N>::MAX_LEN);
+                assert!(verifier.verify(msg, &sig), "{alg} {:?}", entry.variant());
+                assert!(!verifier.verify(b"other", &sig));
+            }
+        }
+    }
+
+    #[test]
+    fn plain_and_expanded_signers_make_signatures_that_verify() {
+        round_trip::<512>("falcon-512");
+        round_trip::<1024>("falcon-1024");
+    }
+
+    #[test]
+    fn the_expanded_variant_measures_signing_only() {
+        let (plain, expanded) = (
+            Falcon::<512>::plain("falcon-512"),
+            Falcon::<512>::expanded("falcon-512"),
+        );
+        assert_eq!(plain.variant(), None);
+        assert_eq!(expanded.variant(), Some(EXPANDED_VARIANT));
+        assert!(plain.signature_varies() && expanded.signature_varies());
+        for op in [Op::Keygen, Op::Sign, Op::Verify] {
+            assert!(plain.measures(op));
+            assert_eq!(expanded.measures(op), op == Op::Sign);
+        }
+        // Keygen is either measured or left out with a reason, never faked.
+        assert_eq!(plain.unavailable(Op::Keygen).is_some(), !keygen_available());
+    }
+}
