@@ -326,8 +326,9 @@ fn plan(config: &Config, entries: &[Entry], notes: &mut Vec<String>) -> Vec<Task
             }
             if let Some(why) = entry.unavailable(op) {
                 let i = entry.info();
+                let variant = entry.variant().map_or(String::new(), |v| format!(" [{v}]"));
                 notes.push(format!(
-                    "{} {} {}: not measured: {why}",
+                    "{} {} {}{variant}: not measured: {why}",
                     i.implementation,
                     i.alg,
                     op.name()
