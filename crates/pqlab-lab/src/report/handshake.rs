@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::FontTransform;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Deserialize;
 
 use super::charts::Chart;
@@ -117,10 +118,6 @@ fn stacked(
         let totals = (0..labels.len()).map(|i| parts.iter().map(|(_, v)| v[i]).sum::<f64>());
         let max = totals.fold(1.0f64, f64::max) * 1.15;
         let n = labels.len().max(1) as i32 - 1;
-        let label_of = |v: &SegmentValue<i32>| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
-        };
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(10)
@@ -132,26 +129,34 @@ fn stacked(
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(labels.len().max(1))
-            .x_label_formatter(&label_of)
-            .x_label_style(
-                ("sans-serif", 11)
-                    .into_font()
-                    .transform(FontTransform::Rotate90),
-            )
+            .x_label_formatter(&|_| String::new())
             .y_desc(y_desc)
             .draw()
             .map_err(err)?;
+        // The mesh centres rotated labels on the tick; draw them from the axis down instead.
+        let style = ("sans-serif", 11)
+            .into_font()
+            .transform(FontTransform::Rotate90)
+            .color(&BLACK)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, label) in labels.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(SegmentValue::CenterOf(i as i32), 0.0));
+            root.draw(&Text::new(label.as_str(), (x, y + 8), style.clone()))
+                .map_err(err)?;
+        }
         for (k, (name, values)) in parts.iter().enumerate() {
             let color = COLORS[k % COLORS.len()];
             let rects = values.iter().enumerate().map(|(i, v)| {
                 let below: f64 = parts[..k].iter().map(|(_, p)| p[i]).sum();
-                Rectangle::new(
+                let mut bar = Rectangle::new(
                     [
                         (SegmentValue::Exact(i as i32), below),
                         (SegmentValue::Exact(i as i32 + 1), below + v),
                     ],
                     color.filled(),
-                )
+                );
+                bar.set_margin(0, 0, 3, 3);
+                bar
             });
             chart
                 .draw_series(rects)
