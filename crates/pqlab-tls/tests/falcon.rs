@@ -7,9 +7,11 @@ mod common;
 
 use std::io::{Read, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 use common::{client, der_octet_string, pump, try_chain};
-use pqlab_tls::cert::{CertAlg, Keypair};
+use pqlab_tls::bench::{BenchConfig, run_with_chains};
+use pqlab_tls::cert::{CertAlg, CertChain, Keypair};
 use pqlab_tls::falcon::{FALCON_512_SCHEME, FALCON_1024_SCHEME, OID_FALCON_512};
 use pqlab_tls::rustls::client::danger::ServerCertVerifier;
 use pqlab_tls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
@@ -168,4 +170,38 @@ fn falcon_pkcs8_with_and_without_the_public_key() {
     bad_header[0] = 0x5a;
     let bad = Keypair::from_pkcs8_der(&pkcs8(&bad_header));
     assert!(matches!(bad, Err(Error::Key(_))), "wrong header");
+}
+
+/// A copy of the KAT chain of `alg` (or a fresh chain for the other algorithms).
+fn chain_copy(alg: CertAlg) -> Result<CertChain, Error> {
+    let c = try_chain(alg).expect("vectors present");
+    Ok(CertChain {
+        ca_cert: c.ca_cert.clone(),
+        ca_key: Keypair::from_pkcs8_der(c.ca_key.pkcs8_der())?,
+        leaf_cert: c.leaf_cert.clone(),
+        leaf_key: Keypair::from_pkcs8_der(c.leaf_key.pkcs8_der())?,
+    })
+}
+
+#[test]
+fn falcon_in_the_handshake_benchmark() {
+    if try_chain(CertAlg::Falcon512).is_none() {
+        return;
+    }
+    let cfg = BenchConfig {
+        sigs: vec![CertAlg::Falcon512, CertAlg::Falcon1024, CertAlg::MlDsa44],
+        groups: vec!["X25519MLKEM768".into()],
+        iterations: 2,
+        clients: 1,
+        duration: Duration::from_millis(100),
+    };
+    let results = run_with_chains(&cfg, &mut chain_copy, &mut |_| {}).unwrap();
+    let bytes: Vec<usize> = results.iter().map(|r| r.server_bytes).collect();
+    let sigs: Vec<&str> = results.iter().map(|r| r.sig).collect();
+    assert_eq!(sigs, ["falcon-512", "falcon-1024", "ml-dsa-44"]);
+    // Two certificates with an 897-byte key and a ~655-byte signature, plus a handshake
+    // signature: Falcon-512's flight is the smallest; Falcon-1024's keys are 1793 bytes.
+    assert!(bytes[0] + 2 * 896 < bytes[1], "{bytes:?}");
+    assert!(bytes[0] < bytes[2], "{bytes:?}");
+    assert!(results.iter().all(|r| r.handshakes_per_s.unwrap() > 0.0));
 }

@@ -93,11 +93,11 @@ pub struct HandshakeBenchArgs {
         default_value = "ml-dsa-44,ml-dsa-65,ml-dsa-87,falcon-512,falcon-1024,ecdsa-p256"
     )]
     pub sigs: Vec<String>,
-    /// Key-exchange groups, comma-separated.
+    /// Key-exchange groups, comma-separated [default: every group of the provider].
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "X25519MLKEM768,MLKEM512,MLKEM768,MLKEM1024,X25519"
+        default_value = "X25519MLKEM768,MLKEM512,MLKEM768,MLKEM1024,X25519,secp256r1,secp384r1"
     )]
     pub groups: Vec<String>,
     /// In-memory handshakes per combination (server/client time split, bytes).
@@ -301,21 +301,16 @@ pub fn read_handshake_json(path: &Path) -> CliResult<Vec<HandshakeRow>> {
 pub fn short_handshake_bench() -> CliResult<Vec<HandshakeRow>> {
     let cfg = pqlab_tls::bench::BenchConfig {
         sigs: CertAlg::ALL.iter().map(|(_, a)| *a).collect(),
-        groups: [
-            "X25519MLKEM768",
-            "MLKEM512",
-            "MLKEM768",
-            "MLKEM1024",
-            "X25519",
-        ]
-        .map(String::from)
-        .to_vec(),
+        groups: pqlab_tls::kx::KX_GROUP_NAMES
+            .iter()
+            .map(|(n, _)| (*n).to_string())
+            .collect(),
         iterations: 10,
         clients: 2,
-        duration: std::time::Duration::from_millis(300),
+        duration: std::time::Duration::from_millis(250),
     };
     eprintln!(
-        "TLS: {} signature × group combinations (10 in-memory handshakes and 0.3 s over \
+        "TLS: {} signature × group combinations (10 in-memory handshakes and 0.25 s over \
          loopback each)",
         cfg.sigs.len() * cfg.groups.len()
     );
