@@ -2,6 +2,7 @@
 
 mod charts;
 pub mod csv;
+pub mod handshake;
 pub mod html;
 pub mod json;
 mod sections;
