@@ -253,6 +253,10 @@ pub struct Report {
     pub peer_checks: Vec<PeerCheck>,
     /// Statistics.
     pub statistics: Statistics,
+    /// The reduction-strategy table of `pqlab compare --reductions` (an addition to the
+    /// schema of DESIGN §4; absent from the JSON when not measured).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reductions: Vec<crate::reductions::ReductionRow>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -363,6 +367,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         results,
         peer_checks,
         statistics,
+        reductions: Vec::new(),
     })
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressStyle};
 use pqlab_lab::energy::{PROFILES, PowerModel};
 use pqlab_lab::registry::Op;
-use pqlab_lab::report::{csv, html, json, text};
+use pqlab_lab::report::{csv, html, json, reductions, text};
 use pqlab_lab::run::{self, Config};
 
 use crate::cli::CompareArgs;
@@ -90,7 +90,12 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         bar.set_position(done as u64);
         bar.set_message(what.to_string());
     };
-    let report = run::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    let report = if args.reductions {
+        pqlab_lab::reductions::run(&config, &mut progress)
+    } else {
+        run::run(&config, &mut progress)
+    }
+    .map_err(|e| CliError::new(e.to_string()))?;
     bar.finish_and_clear();
 
     let mut staged = Vec::new();
@@ -113,7 +118,11 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     for s in staged {
         s.commit()?;
     }
-    print!("{}", text::summary(&report));
+    if args.reductions {
+        print!("{}", reductions::text(&report));
+    } else {
+        print!("{}", text::summary(&report));
+    }
     Ok(())
 }
 

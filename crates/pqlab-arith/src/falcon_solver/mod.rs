@@ -8,7 +8,7 @@
 //!   table), computed **at compile time** (2088 bytes).
 //! * [`ModMul`]: one modular multiplication per strategy for a prime chosen at run time:
 //!   [`Mont32`] (Montgomery, R = 2^32), [`BarrettP`], [`KRedP`] (generalised K-RED,
-//!   p = k 2^m + l) and [`RemP`] (`%`, benchmark-only).
+//!   p = k 2^m + l: [`KRedPm2`] or [`KRed11x3`], see below) and [`RemP`] (`%`, benchmark-only).
 //! * Twiddle tables are computed **at run time**, per prime, degree and strategy, into a
 //!   caller buffer ([`twiddles_into`], or the [`Twiddles`] struct): 2n + 1 words, 8196 bytes
 //!   for n = 1024 ([`table_bytes`]), as the reference computes its `gm`/`igm` tables with
@@ -34,17 +34,20 @@
 //!   2 where v >= 17),
 //!
 //! preferring the first on a tie (factor 1). Over the 522 primes: 2^31 - l0 for 64 primes (2
-//! steps for the first, 3 for 63), k 2^v + 1 for 458 (2 steps for 12, 3 for 446). So 509 of
-//! the primes need 3 steps, each with a multiplication: against Montgomery's two
-//! multiplications this is more work, which `pqlab compare --reductions` measures rather than
-//! assumes.
+//! steps for the first, 3 for 63), k 2^v + 1 for 458 (2 steps for 12, 3 for 446): 509 of the
+//! primes need 3 steps. The transforms use two forms with the shift and the step count fixed
+//! at compile time (so that the steps unroll and the unit factor disappears):
+//! [`KRedPm2`] (2^31 - l0, two steps) where it fits, i.e. for PRIMES\[0\] = 2^31 - 10239,
+//! and [`KRed11x3`] (k 2^11 + 1, three steps) for every other prime. Three steps cost three
+//! multiplications and a dozen shifts and subtractions against Montgomery's three
+//! multiplications, which `pqlab compare --reductions` measures rather than assumes.
 //!
 //! Constant time: every strategy but [`RemP`] reduces with shifts, multiplications and masks;
 //! the step count and the parameters depend on the public prime only.
 
 mod modmul;
 
-pub use modmul::{BarrettP, KRedP, ModMul, Mont32, RemP};
+pub use modmul::{BarrettP, KRed11x3, KRedP, KRedPm2, ModMul, Mont32, RemP};
 
 use crate::reduce::Strategy;
 
@@ -297,7 +300,8 @@ impl Twiddles {
         t.ninv = match s {
             Strategy::Montgomery => twiddles_into(&Mont32::new(p), logn, gm, igm),
             Strategy::Barrett => twiddles_into(&BarrettP::new(p), logn, gm, igm),
-            Strategy::K2Red => twiddles_into(&KRedP::new(p), logn, gm, igm),
+            Strategy::K2Red if KRedPm2::fits(p) => twiddles_into(&KRedPm2::new(p), logn, gm, igm),
+            Strategy::K2Red => twiddles_into(&KRed11x3::new(p), logn, gm, igm),
             Strategy::PlainRem => twiddles_into(&RemP::new(p), logn, gm, igm),
         };
         t
@@ -311,7 +315,7 @@ impl Twiddles {
 
 /// The forward NTT of `a` (2^tw.logn coefficients in \[0, p)) modulo `PRIMES[tw.prime_index]`,
 /// under the strategy the tables were built for ([`Strategy::K2Red`] selects the generalised
-/// K-RED [`KRedP`] here).
+/// K-RED here: [`KRedPm2`] where it fits, else [`KRed11x3`]).
 pub fn ntt(a: &mut [u32], tw: &Twiddles) {
     let n = 1 << tw.logn;
     let p = PRIMES[tw.prime_index];
@@ -319,7 +323,8 @@ pub fn ntt(a: &mut [u32], tw: &Twiddles) {
     match tw.strategy {
         Strategy::Montgomery => ntt_with(&Mont32::new(p), a, &tw.gm),
         Strategy::Barrett => ntt_with(&BarrettP::new(p), a, &tw.gm),
-        Strategy::K2Red => ntt_with(&KRedP::new(p), a, &tw.gm),
+        Strategy::K2Red if KRedPm2::fits(p) => ntt_with(&KRedPm2::new(p), a, &tw.gm),
+        Strategy::K2Red => ntt_with(&KRed11x3::new(p), a, &tw.gm),
         Strategy::PlainRem => ntt_with(&RemP::new(p), a, &tw.gm),
     }
 }
@@ -332,7 +337,8 @@ pub fn intt(a: &mut [u32], tw: &Twiddles) {
     match tw.strategy {
         Strategy::Montgomery => intt_with(&Mont32::new(p), a, &tw.igm, tw.ninv),
         Strategy::Barrett => intt_with(&BarrettP::new(p), a, &tw.igm, tw.ninv),
-        Strategy::K2Red => intt_with(&KRedP::new(p), a, &tw.igm, tw.ninv),
+        Strategy::K2Red if KRedPm2::fits(p) => intt_with(&KRedPm2::new(p), a, &tw.igm, tw.ninv),
+        Strategy::K2Red => intt_with(&KRed11x3::new(p), a, &tw.igm, tw.ninv),
         Strategy::PlainRem => intt_with(&RemP::new(p), a, &tw.igm, tw.ninv),
     }
 }
@@ -345,7 +351,7 @@ pub fn table_bytes(s: Strategy, logn: u32) -> usize {
     let consts = match s {
         Strategy::Montgomery => 4,
         Strategy::Barrett => 8,
-        Strategy::K2Red => 8 + 4 + 8 + 4,
+        Strategy::K2Red => 8 + 8,
         Strategy::PlainRem => 0,
     };
     4 * words + consts

@@ -1,8 +1,6 @@
 //! Modular multiplication modulo one 31-bit NTRU-solver prime p (chosen at run time), one type
 //! per reduction strategy, behind [`ModMul`].
 
-use super::kred_params;
-
 /// A modular multiplication modulo a run-time prime p < 2^31 (p = 1 mod 2048).
 pub trait ModMul: Sized + Copy {
     /// A short name for reports.
@@ -101,33 +99,61 @@ impl ModMul for BarrettP {
     }
 }
 
-/// Generalised K-RED for p = k 2^m + l (after Longa and Naehrig, CANS 2016, generalised to
+/// Generalised K-RED for p = k 2^`M` + l (after Longa and Naehrig, CANS 2016, generalised to
 /// +- l as in the Falcon study): with c = c0 + 2^m c1, c0 centred in \[-2^(m-1), 2^(m-1)),
-/// k c = k c0 - l c1 (mod p). The step is applied `steps` times (the count [`kred_params`]
-/// derives for p, so that the result lies in (-p, p)), then one masked addition. Factor
-/// k^steps. The parameters are public (they depend on p only), so the loop count is too.
+/// k c = k c0 - l c1 (mod p). The step is applied `STEPS` times (unrolled), then one masked
+/// addition brings the result from (-p, p) into \[0, p). Factor k^STEPS. Two forms are used
+/// (see [`super::kred_params`] for why not the study's m = 24, k = 127):
+///
+/// * [`KRedPm2`] = `KRedP<31, 2>`: p = 2^31 - l0 (k = 1, l = -l0), two steps: for p with
+///   l0 small enough ([`KRedP::fits`]; of the list only PRIMES\[0\] = 2^31 - 10239);
+/// * [`KRed11x3`] = `KRedP<11, 3>`: p = k 2^11 + 1 (l = 1, plain K-RED), three steps: every
+///   prime p = 1 mod 2048 below 2^31.
+///
+/// The multiplication by k (M = 31) or by l (M = 11) is 1 and is compiled away. The
+/// parameters depend on the public prime only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KRedP {
+pub struct KRedP<const M: u32, const STEPS: u32> {
     p: u32,
     k: i64,
-    m: u32,
     l: i64,
-    steps: u32,
 }
 
-impl KRedP {
+/// p = 2^31 - l0, two steps.
+pub type KRedPm2 = KRedP<31, 2>;
+/// p = k 2^11 + 1, three steps.
+pub type KRed11x3 = KRedP<11, 3>;
+
+impl<const M: u32, const STEPS: u32> KRedP<M, STEPS> {
     /// The parameters (k, m, l, steps).
     pub fn params(&self) -> (i64, u32, i64, u32) {
-        (self.k, self.m, self.l, self.steps)
+        (self.k, M, self.l, STEPS)
+    }
+
+    /// Whether this form reduces every product of two values in \[0, p) into (-p, p) in
+    /// `STEPS` steps (and is of the form: k = 1 for M = 31, l = 1 for M = 11).
+    pub const fn fits(p: u32) -> bool {
+        let (k, l) = Self::kl(p);
+        (M == 31 || M == 11) && p % 2048 == 1 && super::kred_steps(p, k, M, l) <= STEPS
+    }
+
+    const fn kl(p: u32) -> (i64, i64) {
+        if M == 31 {
+            (1, p as i64 - (1i64 << 31))
+        } else {
+            (((p - 1) >> M) as i64, 1)
+        }
     }
 }
 
-impl ModMul for KRedP {
+impl<const M: u32, const STEPS: u32> ModMul for KRedP<M, STEPS> {
     const NAME: &'static str = "k-red-general";
 
+    /// The constants for p; p must satisfy [`KRedP::fits`] (else the results are wrong).
     fn new(p: u32) -> Self {
-        let (k, m, l, steps) = kred_params(p);
-        KRedP { p, k, m, l, steps }
+        debug_assert!(Self::fits(p));
+        let (k, l) = Self::kl(p);
+        KRedP { p, k, l }
     }
 
     fn p(&self) -> u32 {
@@ -135,17 +161,19 @@ impl ModMul for KRedP {
     }
 
     fn factor(&self) -> u32 {
-        super::pow_mod_p((self.k % i64::from(self.p)) as u32, self.steps, self.p)
+        super::pow_mod_p(self.k.rem_euclid(i64::from(self.p)) as u32, STEPS, self.p)
     }
 
     #[inline(always)]
     fn mul(&self, a: u32, b: u32) -> u32 {
         let mut c = (u64::from(a) * u64::from(b)) as i64;
-        let sh = 64 - self.m;
-        for _ in 0..self.steps {
+        let sh = 64 - M;
+        for _ in 0..STEPS {
             let c0 = (c << sh) >> sh;
-            let c1 = (c - c0) >> self.m;
-            c = self.k * c0 - self.l * c1;
+            let c1 = (c - c0) >> M;
+            let kc0 = if M == 31 { c0 } else { self.k * c0 };
+            let lc1 = if M == 31 { self.l * c1 } else { c1 };
+            c = kc0 - lc1;
         }
         let r = c as i32;
         (r + (self.p as i32 & (r >> 31))) as u32

@@ -74,6 +74,11 @@ fn chosen_parameters() {
         }
     }
     assert_eq!((pm[2], pm[3], kv[2], kv[3]), (1, 63, 12, 446));
+    // The forms the transforms use: two steps of 2^31 - l0 for the first prime only, three of
+    // k 2^11 + 1 for all.
+    assert!(KRedPm2::fits(PRIMES[0]));
+    assert!(PRIMES[1..].iter().all(|&p| !KRedPm2::fits(p)));
+    assert!(PRIMES.iter().all(|&p| KRed11x3::fits(p)));
 }
 
 /// Checks every strategy's multiplication against `%` on random values and the extremes.
@@ -108,7 +113,10 @@ fn multiplications_are_exact() {
         let p = PRIMES[i];
         check_mul::<Mont32>(p, &mut rng);
         check_mul::<BarrettP>(p, &mut rng);
-        check_mul::<KRedP>(p, &mut rng);
+        if KRedPm2::fits(p) {
+            check_mul::<KRedPm2>(p, &mut rng);
+        }
+        check_mul::<KRed11x3>(p, &mut rng);
         check_mul::<RemP>(p, &mut rng);
     }
 }
@@ -189,6 +197,6 @@ fn extremes_round_trip() {
 #[test]
 fn table_sizes() {
     assert_eq!(table_bytes(Strategy::Montgomery, 10), 8196 + 4);
-    assert_eq!(table_bytes(Strategy::K2Red, 9), 4100 + 24);
+    assert_eq!(table_bytes(Strategy::K2Red, 9), 4100 + 16);
     assert_eq!(size_of_val(&PRIMES), 2088);
 }

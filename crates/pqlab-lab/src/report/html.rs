@@ -83,7 +83,9 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
                 .map_or("-".into(), |t| format!("{:.3}", t.p_value)),
         );
     }
-    h.push_str("</table><h2>Charts</h2>");
+    h.push_str("</table>");
+    h.push_str(&super::reductions::html(r));
+    h.push_str("<h2>Charts</h2>");
     for c in &charts {
         let _ = write!(
             h,

@@ -4,6 +4,7 @@ mod charts;
 pub mod csv;
 pub mod html;
 pub mod json;
+pub mod reductions;
 pub mod text;
 
 /// Microseconds, from nanoseconds, for tables.
