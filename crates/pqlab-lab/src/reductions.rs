@@ -86,8 +86,10 @@ pub struct ReductionRow {
 /// Medians (TSC ticks if any, ns) of one cell per strategy, in [`Strategy::ALL`] order.
 type Cell = [(Option<f64>, f64); 4];
 
-/// Measures `f(s)` for every strategy in `rounds` interleaved rounds of `per_round` timed calls
-/// (after `warmup` untimed ones in each), with the strategy selected process-wide.
+/// Measures `f(s, warmup, calls)` for every strategy in `rounds` interleaved rounds of
+/// `per_round` timed calls, with the strategy selected process-wide: `warmup` untimed calls in
+/// the first round, one before each later batch. The rounds are short (one to four calls) so
+/// that load changes on a shared machine hit every strategy alike.
 fn interleaved(
     rounds: usize,
     warmup: usize,
@@ -95,10 +97,13 @@ fn interleaved(
     mut f: impl FnMut(Strategy, usize, usize) -> Result<Sample, LabError>,
 ) -> Result<Cell, LabError> {
     let mut all: [Sample; 4] = Default::default();
-    for _ in 0..rounds {
-        for (i, s) in Strategy::ALL.into_iter().enumerate() {
+    for r in 0..rounds {
+        // Rotate the order so that no strategy always runs first after another cell.
+        for j in 0..4 {
+            let i = (r + j) % 4;
+            let s = Strategy::ALL[i];
             reduce::set_strategy(s);
-            let x = f(s, warmup, per_round);
+            let x = f(s, if r == 0 { warmup } else { 1 }, per_round);
             reduce::set_strategy(Strategy::Montgomery);
             let x = x?;
             all[i].ns.extend(x.ns);
@@ -163,7 +168,8 @@ struct Module {
     table_bytes: fn(Strategy) -> usize,
 }
 
-/// How many timed calls: NTTs are cheap, so they get four times the operations' count.
+/// How many timed calls: `rounds` = the configured iterations, one whole operation and four
+/// NTTs per strategy and round (NTTs are cheap: four times as many calls).
 struct Counts {
     rounds: usize,
     warmup: usize,
@@ -173,13 +179,11 @@ struct Counts {
 
 impl Counts {
     fn of(c: &Config) -> Counts {
-        let rounds = if c.quick { 1 } else { 5 };
-        let op = c.iterations.div_ceil(rounds).max(1);
         Counts {
-            rounds,
+            rounds: c.iterations.max(1),
             warmup: c.warmup.max(1),
-            op,
-            ntt: 4 * op,
+            op: 1,
+            ntt: 4,
         }
     }
 }
@@ -462,8 +466,8 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
             power_model: None,
             method: "reduction strategies: each cell is the median of the time-stamp counter \
                      (rdtsc between lfences; it counts at a fixed rate, not core clock cycles) \
-                     over all timed calls, the strategies measured in interleaved rounds; NTTs \
-                     on one polynomial, four times as many calls as the whole operations",
+                     over all timed calls, the strategies interleaved call by call (rounds of \
+                     one whole operation or four NTTs per strategy); NTTs on one polynomial",
         },
         sizes: Vec::new(),
         results: Vec::new(),
