@@ -288,8 +288,9 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
         intt,
         whole: None,
         note: Some(format!(
-            "NTTs modulo the NTRU-solver prime PRIMES[{SOLVER_PRIME}] = {p}, tables built at run \
-             time; whole keygen: {KEYGEN_NA}"
+            "NTTs modulo the NTRU-solver prime PRIMES[{SOLVER_PRIME}] = {p}; table B = the \
+             run-time tables of one prime (gm, igm, n^-1, the strategy's constants; the \
+             522-prime list adds 2088 B at compile time); whole keygen: {KEYGEN_NA}"
         )),
         reduction: |s| match s {
             Strategy::K2Red => {
