@@ -14,8 +14,9 @@
 //!   for n = 1024 ([`table_bytes`]), as the reference computes its `gm`/`igm` tables with
 //!   `modp_mkgm2`. A table is tied to the strategy it was built for (pre-scaled by its
 //!   FACTOR^-1).
-//! * [`ntt`] / [`intt`] (run-time strategy, from the [`Twiddles`]) and [`ntt_with`] /
-//!   [`intt_with`] (a [`ModMul`] type): the negacyclic transforms of size n = 2^logn,
+//! * [`ntt`] / [`intt`] (run-time strategy, from the [`Twiddles`]), [`ntt_once`] /
+//!   [`intt_once`] (`(a, prime_index, logn)` under the process-wide strategy, building the
+//!   tables on the way) and [`ntt_with`] / [`intt_with`] (a [`ModMul`] type): the negacyclic transforms of size n = 2^logn,
 //!   logn <= 10, coefficients in \[0, p), the output in bit-reversed order.
 //!
 //! # Which K-RED parameters reduce for these primes
@@ -341,6 +342,19 @@ pub fn intt(a: &mut [u32], tw: &Twiddles) {
         Strategy::K2Red => intt_with(&KRed11x3::new(p), a, &tw.igm, tw.ninv),
         Strategy::PlainRem => intt_with(&RemP::new(p), a, &tw.igm, tw.ninv),
     }
+}
+
+/// The forward NTT of `a` (n = 2^logn coefficients in \[0, p)) modulo `PRIMES[prime_index]`
+/// under the process-wide strategy ([`crate::reduce::strategy`]), building the tables on the
+/// way (2n modular multiplications and a primitive root: keep a [`Twiddles`] and call [`ntt`]
+/// when working modulo one prime more than once).
+pub fn ntt_once(a: &mut [u32], prime_index: usize, logn: u32) {
+    ntt(a, &Twiddles::for_current_strategy(prime_index, logn));
+}
+
+/// The inverse of [`ntt_once`], including n^-1.
+pub fn intt_once(a: &mut [u32], prime_index: usize, logn: u32) {
+    intt(a, &Twiddles::for_current_strategy(prime_index, logn));
 }
 
 /// Bytes of the run-time tables of one prime and degree 2^logn under strategy `s`: gm and igm

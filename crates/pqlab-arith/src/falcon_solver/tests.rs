@@ -195,6 +195,20 @@ fn extremes_round_trip() {
 }
 
 #[test]
+fn once_uses_the_default_strategy() {
+    // The unit tests never change the process-wide strategy: this is Montgomery.
+    let p = PRIMES[3];
+    let a: Vec<u32> = (0..512u32).map(|i| i * 4_000_037 % p).collect();
+    let mut x = a.clone();
+    ntt_once(&mut x, 3, 9);
+    let mut y = a.clone();
+    ntt(&mut y, &Twiddles::new(Strategy::Montgomery, 3, 9));
+    assert_eq!(x, y);
+    intt_once(&mut x, 3, 9);
+    assert_eq!(x, a);
+}
+
+#[test]
 fn table_sizes() {
     assert_eq!(table_bytes(Strategy::Montgomery, 10), 8196 + 4);
     assert_eq!(table_bytes(Strategy::K2Red, 9), 4100 + 16);
