@@ -173,7 +173,9 @@ pub const fn prescale<S: Reduction>(x: i64) -> i64 {
 /// K-RED with a single application and the generalised K-RED are not offered here: one K-RED
 /// removes only m bits (13 for q = 8380417, 8 for q = 3329), so the product of a twiddle and a
 /// coefficient would not fit the coefficient type again (see [`KRed`]); the generalised form
-/// is for the 31-bit primes of Falcon's NTRU solver.
+/// is for the 31-bit primes of Falcon's NTRU solver: there, in [`crate::falcon_solver`],
+/// [`Strategy::K2Red`] selects the generalised K-RED (p = 2^31 - l0 with two steps, or
+/// p = k 2^11 + 1 with three), Montgomery uses R = 2^32, Barrett and `%` a run-time p.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Strategy {
