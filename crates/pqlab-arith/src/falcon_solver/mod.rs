@@ -182,6 +182,10 @@ fn mulmod(a: u32, b: u32, p: u32) -> u32 {
 /// buffers: gm\[k\] = w^BitRev_logn(k) and igm\[k\] = w^-BitRev_logn(k) for the primitive 2n-th
 /// root w = psi^(1024/n), both pre-scaled by FACTOR^-1; returns n^-1 FACTOR^-1 mod p, the last
 /// factor of [`intt_with`]. Run time, on public values only (the prime and its roots).
+///
+/// # Panics
+///
+/// If `logn > MAX_LOGN` or a buffer is shorter than 2^logn.
 pub fn twiddles_into<M: ModMul>(m: &M, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32 {
     assert!(logn <= MAX_LOGN);
     let n = 1usize << logn;
@@ -286,6 +290,11 @@ pub struct Twiddles {
 
 impl Twiddles {
     /// The tables for `PRIMES[prime_index]` and n = 2^logn under strategy `s`.
+    ///
+    /// # Panics
+    ///
+    /// If `prime_index >= NPRIMES` or `logn > MAX_LOGN` (both are the caller's constants, never
+    /// data).
     pub fn new(s: Strategy, prime_index: usize, logn: u32) -> Twiddles {
         let mut t = Twiddles {
             strategy: s,
