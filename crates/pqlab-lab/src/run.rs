@@ -301,6 +301,10 @@ pub struct Report {
     pub static_tables: Vec<crate::tables::TableSizes>,
     /// Share of each operation's time in its kernels (builds with the `profile` feature).
     pub profile: Option<Vec<crate::profile::ProfileRow>>,
+    /// The reduction-strategy table of `pqlab compare --reductions` (an addition to the
+    /// schema of DESIGN §4; absent from the JSON when not measured).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reductions: Vec<crate::reductions::ReductionRow>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -429,6 +433,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         peer_checks,
         statistics,
         notes,
+        reductions: Vec::new(),
     })
 }
 

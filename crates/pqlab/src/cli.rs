@@ -72,6 +72,12 @@ pub struct CompareArgs {
     /// A run of a few seconds (few iterations, one message length).
     #[arg(long)]
     pub quick: bool,
+    /// Measure the modular-reduction strategies instead of the schemes: forward and inverse
+    /// NTT and a whole operation per module (Falcon verify and key-generation NTTs, ML-DSA,
+    /// ML-KEM) under Montgomery, Barrett, K2-RED and `%`, against Montgomery, with the bytes of
+    /// precomputed tables (JSON: a `reductions` array; HTML: a table and a chart).
+    #[arg(long, conflicts_with_all = ["peers", "algs", "ops", "msg_sizes"])]
+    pub reductions: bool,
     /// Write the report as JSON (the stable schema of DESIGN.md section 4).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

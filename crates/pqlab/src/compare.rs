@@ -8,7 +8,7 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressStyle};
 use pqlab_lab::energy::{PROFILES, PowerModel};
 use pqlab_lab::registry::Op;
-use pqlab_lab::report::{csv, handshake, html, json, text};
+use pqlab_lab::report::{csv, handshake, html, json, reductions, text};
 use pqlab_lab::run::{self, Config};
 
 use crate::cli::CompareArgs;
@@ -95,7 +95,12 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         Some(path) => Some(crate::tls::read_handshake_json(path)?),
         None => None,
     };
-    let report = run::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    let report = if args.reductions {
+        pqlab_lab::reductions::run(&config, &mut progress)
+    } else {
+        run::run(&config, &mut progress)
+    }
+    .map_err(|e| CliError::new(e.to_string()))?;
     bar.finish_and_clear();
     if args.tls {
         handshakes = Some(crate::tls::short_handshake_bench()?);
@@ -124,7 +129,11 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     for s in staged {
         s.commit()?;
     }
-    print!("{}", text::summary(&report));
+    if args.reductions {
+        print!("{}", reductions::text(&report));
+    } else {
+        print!("{}", text::summary(&report));
+    }
     if let Some(rows) = &handshakes {
         print!("\n{}", handshake::table(rows));
     }

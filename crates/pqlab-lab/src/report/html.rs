@@ -85,6 +85,7 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
     }
     h.push_str("</table>");
     tables_and_profile(r, &mut h);
+    h.push_str(&super::reductions::html(r));
     h.push_str("<h2>Charts</h2>");
     for c in &charts {
         let _ = write!(
