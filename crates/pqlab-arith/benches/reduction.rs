@@ -1,4 +1,5 @@
-//! Forward and inverse NTT per reduction strategy and modulus (q = 8380417 and q = 3329), and
+//! Forward and inverse NTT per reduction strategy and modulus (q = 8380417, q = 3329 and Falcon's
+//! q = 12289 at n = 1024), and
 //! the bytes of precomputed tables per strategy (printed once at start).
 //!
 //! `cargo bench -p pqlab-arith --bench reduction`; each measurement includes copying the
@@ -10,8 +11,27 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pqlab_arith::reduce::{Modulus, Strategy, ntt_mldsa, ntt_mlkem, table_bytes};
-use pqlab_arith::{mldsa as dsa, mlkem as kem};
+use pqlab_arith::reduce::{Modulus, Strategy, ntt_falcon, ntt_mldsa, ntt_mlkem, table_bytes};
+use pqlab_arith::{falcon as fq, mldsa as dsa, mlkem as kem};
+
+/// The Falcon forward NTT as written before the strategies (Barrett `mul` of `falcon`).
+fn legacy_falcon_ntt(a: &mut [u16; 1024]) {
+    let (mut t, mut m) = (1024, 1);
+    while m < 1024 {
+        t >>= 1;
+        for i in 0..m {
+            let s = u32::from(fq::PSI_POWERS[m + i]);
+            let (lo, hi) = a[2 * i * t..2 * i * t + 2 * t].split_at_mut(t);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let u = u32::from(*x);
+                let v = fq::mul(u32::from(*y), s);
+                *x = fq::add(u, v) as u16;
+                *y = fq::sub(u, v) as u16;
+            }
+        }
+        m <<= 1;
+    }
+}
 
 fn legacy_mldsa_ntt(a: &mut [i32; 256]) {
     let mut k = 0;
@@ -166,8 +186,37 @@ fn mlkem(c: &mut Criterion) {
     g.finish();
 }
 
+fn falcon(c: &mut Criterion) {
+    let a: [u16; 1024] = core::array::from_fn(|i| ((i * 7919) % 12289) as u16);
+    let mut g = c.benchmark_group("ntt-q12289-n1024");
+    g.bench_function("forward/legacy", |b| {
+        b.iter(|| {
+            let mut x = black_box(a);
+            legacy_falcon_ntt(&mut x);
+            x
+        })
+    });
+    for s in Strategy::ALL {
+        g.bench_function(format!("forward/{}", s.name()), |b| {
+            b.iter(|| {
+                let mut x = black_box(a);
+                ntt_falcon::ntt(black_box(s), &mut x);
+                x
+            })
+        });
+        g.bench_function(format!("inverse/{}", s.name()), |b| {
+            b.iter(|| {
+                let mut x = black_box(a);
+                ntt_falcon::intt(black_box(s), &mut x);
+                x
+            })
+        });
+    }
+    g.finish();
+}
+
 fn tables(_c: &mut Criterion) {
-    for m in [Modulus::MlDsa, Modulus::MlKem] {
+    for m in [Modulus::MlDsa, Modulus::MlKem, Modulus::Falcon] {
         for s in Strategy::ALL {
             println!("table_bytes {m:?} {}: {}", s.name(), table_bytes(s, m));
         }
@@ -179,6 +228,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = tables, mldsa, mlkem
+    targets = tables, mldsa, mlkem, falcon
 }
 criterion_main!(benches);

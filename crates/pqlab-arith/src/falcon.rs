@@ -2,7 +2,7 @@
 //! the negacyclic NTT over Z_q\[x\]/(x^n + 1) for n = 2^logn, logn in 1..=10.
 //!
 //! Polynomials are `u16` slices of length n with coefficients in \[0, q). [`ntt`] and
-//! [`intt`] are the Cooley-Tukey / Gentleman-Sande transforms with the powers of a primitive
+//! [`intt`] (generic over the reduction strategy in [`crate::reduce::ntt_falcon`]) are the Cooley-Tukey / Gentleman-Sande transforms with the powers of a primitive
 //! 2048th root of unity psi in bit-reversed order; the same table serves every n, since
 //! psi^BitRev10(k) for k < n is the table of the 2n-th root psi^(1024/n).
 //!
@@ -80,7 +80,8 @@ const GENERATOR: u32 = {
 /// psi, a primitive 2048th root of unity modulo q.
 pub const PSI: u32 = pow(GENERATOR, (Q - 1) / 2048);
 
-/// PSI_POWERS\[k\] = psi^BitRev10(k) mod q.
+/// PSI_POWERS\[k\] = psi^BitRev10(k) mod q (plain form; the transforms use the per-strategy
+/// pre-scaled tables of [`crate::reduce::ntt_falcon::Tables`]).
 pub const PSI_POWERS: [u16; MAX_N] = {
     let mut t = [0u16; MAX_N];
     let mut k = 0;
@@ -105,50 +106,19 @@ pub const PSI_INV_POWERS: [u16; MAX_N] = {
 
 /// Forward negacyclic NTT in place (coefficients in \[0, q), length a power of two up to
 /// [`MAX_N`]); the output is in bit-reversed order.
+///
+/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
+/// by default); every strategy returns the same bits ([`crate::reduce::ntt_falcon`]).
 pub fn ntt(a: &mut [u16]) {
-    let n = a.len();
-    let mut t = n;
-    let mut m = 1;
-    while m < n {
-        t >>= 1;
-        for i in 0..m {
-            let s = u32::from(PSI_POWERS[m + i]);
-            let (lo, hi) = a[2 * i * t..2 * i * t + 2 * t].split_at_mut(t);
-            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let u = u32::from(*x);
-                let v = mul(u32::from(*y), s);
-                *x = add(u, v) as u16;
-                *y = sub(u, v) as u16;
-            }
-        }
-        m <<= 1;
-    }
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
+    crate::reduce::ntt_falcon::ntt(crate::reduce::strategy(), a);
 }
 
-/// Inverse of [`ntt`] in place, including the factor n^-1.
+/// Inverse of [`ntt`] in place, including the factor n^-1; under the selected strategy, like
+/// [`ntt`].
 pub fn intt(a: &mut [u16]) {
-    let n = a.len();
-    let mut t = 1;
-    let mut m = n;
-    while m > 1 {
-        let h = m >> 1;
-        for i in 0..h {
-            let s = u32::from(PSI_INV_POWERS[h + i]);
-            let (lo, hi) = a[2 * i * t..2 * i * t + 2 * t].split_at_mut(t);
-            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                let u = u32::from(*x);
-                let v = u32::from(*y);
-                *x = add(u, v) as u16;
-                *y = mul(sub(u, v), s) as u16;
-            }
-        }
-        t <<= 1;
-        m = h;
-    }
-    let ninv = inv(n as u32);
-    for x in a.iter_mut() {
-        *x = mul(u32::from(*x), ninv) as u16;
-    }
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
+    crate::reduce::ntt_falcon::intt(crate::reduce::strategy(), a);
 }
 
 /// Pointwise product in the NTT domain: a\[i\] = a\[i\] * b\[i\] mod q.

@@ -10,7 +10,9 @@
 //! * [`reduce`]: modular-reduction strategies (Montgomery, Barrett, K-RED, K2-RED, generalised
 //!   K-RED, `%`) behind one trait, NTTs generic over them, and the process-wide strategy selector.
 //! * [`falcon`]: q = 12289 (Falcon v1.2): Barrett reduction and the negacyclic NTT for
-//!   n = 2..1024.
+//!   n = 2..1024 (generic over the reduction strategy, in [`reduce::ntt_falcon`]).
+//! * [`falcon_solver`]: NTTs modulo the 31-bit primes of Falcon's NTRU solver (p = 1 mod
+//!   2048, below 2^31), generic over Montgomery (R = 2^32), Barrett, generalised K-RED and `%`.
 //! * [`ct`]: constant-time helpers shared by the schemes.
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
@@ -19,6 +21,7 @@
 pub mod bytes;
 pub mod ct;
 pub mod falcon;
+pub mod falcon_solver;
 pub mod mldsa;
 pub mod mlkem;
 pub mod reduce;

@@ -83,6 +83,7 @@ pub const ZETAS: [i32; 256] = {
 /// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
 /// the same bound (see [`crate::reduce::ntt_mldsa`]).
 pub fn ntt(a: &mut [i32; 256]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
     crate::reduce::ntt_mldsa::ntt(crate::reduce::strategy(), a);
 }
 
@@ -93,6 +94,7 @@ pub fn ntt(a: &mut [i32; 256]) {
 /// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
 /// [`ntt`].
 pub fn inv_ntt_to_mont(a: &mut [i32; 256]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
     crate::reduce::ntt_mldsa::inv_ntt_to_mont(crate::reduce::strategy(), a);
 }
 

@@ -128,6 +128,7 @@ pub const GAMMAS: [i16; 128] = {
 /// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
 /// the same range (see [`crate::reduce::ntt_mlkem`]).
 pub fn ntt(f: &mut [i16; N]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
     crate::reduce::ntt_mlkem::ntt(crate::reduce::strategy(), f);
 }
 
@@ -139,6 +140,7 @@ pub fn ntt(f: &mut [i16; N]) {
 /// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
 /// [`ntt`].
 pub fn inv_ntt_to_mont(f: &mut [i16; N]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
     crate::reduce::ntt_mlkem::inv_ntt_to_mont(crate::reduce::strategy(), f);
 }
 

@@ -11,6 +11,7 @@ use crate::params::Q;
 /// Packs coefficients in \[0, q) on 14 bits each, most significant bit first
 /// (Section 3.11.4). `out` must hold exactly 14 n / 8 bytes.
 pub(crate) fn modq_encode(h: &[u16], out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mut acc: u32 = 0;
     let mut acc_len = 0;
     let mut pos = 0;
@@ -27,6 +28,7 @@ pub(crate) fn modq_encode(h: &[u16], out: &mut [u8]) {
 
 /// Inverse of [`modq_encode`]: `data` must be exactly 14 n / 8 bytes, each value below q.
 pub(crate) fn modq_decode(data: &[u8], h: &mut [u16]) -> Result<(), Error> {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     const WHAT: &str = "public key";
     let need = 14 * h.len() / 8;
     if data.len() != need {
@@ -59,6 +61,7 @@ pub(crate) fn modq_decode(data: &[u8], h: &mut [u16]) -> Result<(), Error> {
 /// Packs small signed values on `bits` bits each, two's complement, most significant bit first
 /// (Section 3.11.5). The caller guarantees |x| < 2^(bits-1); `out` holds bits n / 8 bytes.
 pub(crate) fn trim_i8_encode(x: &[i8], bits: usize, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mask = (1u32 << bits) - 1;
     let mut acc: u32 = 0;
     let mut acc_len = 0;
@@ -77,6 +80,7 @@ pub(crate) fn trim_i8_encode(x: &[i8], bits: usize, out: &mut [u8]) {
 /// Inverse of [`trim_i8_encode`]: `data` is exactly bits n / 8 bytes; the value -2^(bits-1)
 /// is rejected (it has no place in a canonical key).
 pub(crate) fn trim_i8_decode(data: &[u8], bits: usize, x: &mut [i8]) -> Result<(), Error> {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     const WHAT: &str = "secret key";
     let mask1 = (1u32 << bits) - 1;
     let mask2 = 1u32 << (bits - 1);
@@ -108,6 +112,7 @@ pub(crate) fn trim_i8_decode(data: &[u8], bits: usize, x: &mut [i8]) -> Result<(
 /// its length, or `None` when a value has |x| > 2047 or the encoding does not fit in `out`.
 /// The last byte is padded with zero bits; nothing else is added.
 pub(crate) fn compress(s: &[i16], out: &mut [u8]) -> Option<usize> {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mut acc: u32 = 0;
     let mut acc_len: u32 = 0;
     let mut pos = 0;
@@ -140,6 +145,7 @@ pub(crate) fn compress(s: &[i16], out: &mut [u8]) -> Option<usize> {
 /// high part at most 15 (|x| <= 2047), the unused bits of the last byte zero, and no bytes
 /// after the last coefficient.
 pub(crate) fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), Error> {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     const WHAT: &str = "signature";
     let mut acc: u32 = 0;
     let mut acc_len: u32 = 0;

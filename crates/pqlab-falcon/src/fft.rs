@@ -35,6 +35,7 @@ fn cdiv(a_re: Fpr, a_im: Fpr, b_re: Fpr, b_im: Fpr) -> (Fpr, Fpr) {
 
 /// FFT in place (coefficients to FFT representation).
 pub(crate) fn fft(f: &mut [Fpr], logn: u32) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = hn;
@@ -64,6 +65,7 @@ pub(crate) fn fft(f: &mut [Fpr], logn: u32) {
 
 /// Inverse FFT in place (FFT representation to coefficients).
 pub(crate) fn ifft(f: &mut [Fpr], logn: u32) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
     let n = 1usize << logn;
     let hn = n >> 1;
     let mut t = 1;

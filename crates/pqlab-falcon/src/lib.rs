@@ -63,6 +63,16 @@ pub use keys::{Signature, SigningKey, VerifyingKey};
 pub use params::{NONCE_LEN, SEED_LEN};
 pub use sign::ExpandedKey;
 
+/// The precomputed tables of the signer, as (name, bytes) from `size_of_val` of the constants
+/// themselves (for the memory report of `pqlab compare`; the NTT tables modulo q are
+/// `pqlab_arith::falcon::PSI_POWERS` and `PSI_INV_POWERS`).
+pub fn table_sizes() -> [(&'static str, usize); 2] {
+    [
+        ("FFT roots GM_TAB", size_of_val(&fft_table::GM_TAB)),
+        ("base sampler RCDT", size_of_val(&sampler::RCDT)),
+    ]
+}
+
 /// A Falcon-512 public key.
 pub type Falcon512VerifyingKey = VerifyingKey<512>;
 /// A Falcon-1024 public key.

@@ -126,7 +126,7 @@ fn qround(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
 
 /// The reverse cumulative distribution table of the half-Gaussian of sigma0 = 1.8205 on 72 bits
 /// (Falcon spec v1.2, Table 3.1), as three 24-bit limbs, most significant first.
-const RCDT: [[u32; 3]; 18] = [
+pub(crate) const RCDT: [[u32; 3]; 18] = [
     [10745844, 3068844, 3741698],
     [5559083, 1580863, 8248194],
     [2260429, 13669192, 2736639],

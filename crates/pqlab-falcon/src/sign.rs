@@ -125,6 +125,7 @@ impl<const N: usize> ExpandedKey<N> {
         let mut tx = [Fpr::ZERO; N];
         let mut ty = [Fpr::ZERO; N];
         let mut tmp = [[Fpr::ZERO; N]; 2];
+        let k = pqlab_profile::enter(pqlab_profile::Kernel::FfSampling);
         ff_sampling(
             samp,
             &mut tx,
@@ -135,6 +136,7 @@ impl<const N: usize> ExpandedKey<N> {
             logn,
             tmp.as_flattened_mut(),
         );
+        drop(k);
         // v = z B: (z0 b00 + z1 b10, z0 b01 + z1 b11).
         t0.copy_from_slice(&tx);
         t1.copy_from_slice(&ty);

@@ -28,10 +28,16 @@ const RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
+/// Bytes of the round-constant table [`RC`] (for the memory report of `pqlab compare`).
+pub fn round_constants_bytes() -> usize {
+    size_of_val(&RC)
+}
+
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
 pub fn keccak_f1600(a: &mut [u64; 25]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Keccak);
     for rc in RC {
         // theta (Algorithm 1): D[x] = C[x-1] ^ rot(C[x+1], 1).
         let mut c = [0u64; 5];

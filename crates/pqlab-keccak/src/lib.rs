@@ -12,7 +12,7 @@
 mod keccak;
 mod sponge;
 
-pub use keccak::keccak_f1600;
+pub use keccak::{keccak_f1600, round_constants_bytes};
 
 use sponge::Sponge;
 use zeroize::ZeroizeOnDrop;

@@ -1,7 +1,8 @@
 //! The cross-check that comes before a peer is timed: the two implementations must agree, so
 //! that the comparison is of equal work. Signatures: each side's signature verifies under the
 //! other's code, and a corrupted one is rejected by both. KEMs: each side decapsulates what the
-//! other encapsulated to it, to the same shared secret.
+//! other encapsulated to it, to the same shared secret. A peer of a related algorithm that is
+//! not byte-compatible (FN-DSA beside Falcon) fails with its own account of what differs.
 
 use crate::LabError;
 use crate::registry::{Entry, KemImpl, KeyPair, SignatureImpl};
@@ -72,10 +73,15 @@ fn check_kems(ours: &dyn KemImpl, peer: &dyn KemImpl) -> Result<String, LabError
     ))
 }
 
-/// Checks `peer` against `ours` (the same algorithm): a description of what was checked, or
-/// what failed.
+/// Checks `peer` against `ours` (the same algorithm, or FN-DSA against Falcon): a description
+/// of what was checked, or what failed.
 pub fn cross_check(ours: &Entry, peer: &Entry) -> Result<String, LabError> {
     match (ours, peer) {
+        (Entry::Signature(o), Entry::Signature(p)) if o.info().alg != p.info().alg => {
+            Err(LabError::Config(p.incompatibility().unwrap_or_else(|| {
+                format!("{} is not {}", p.info().alg, o.info().alg)
+            })))
+        }
         (Entry::Signature(o), Entry::Signature(p)) => check_signatures(*o, *p),
         (Entry::Kem(o), Entry::Kem(p)) => check_kems(*o, *p),
         _ => Err(LabError::Config(format!(

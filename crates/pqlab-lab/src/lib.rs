@@ -7,25 +7,34 @@
 //!   counting allocator that the `pqlab` binary installs.
 //! * [`measure`]: timing loops and the summary of a latency sample.
 //! * [`stats`]: Shapiro–Wilk, Welch's t-test and Spearman's rank correlation.
+//! * [`reductions`]: the reduction-strategy study (`pqlab compare --reductions`): NTTs and whole
+//!   operations per modular-reduction strategy, against Montgomery.
 //! * [`run`]: a whole comparison, from a [`run::Config`] to a [`run::Report`].
 //! * [`report`]: the report as JSON (the stable schema of DESIGN §4), CSV, terminal tables and
 //!   a self-contained HTML page with SVG charts.
 
+mod analysis;
 mod ours;
 #[cfg(feature = "peers")]
 mod peers;
+mod task;
 
 pub mod check;
 pub mod energy;
 pub mod machine;
 pub mod measure;
 pub mod probe;
+pub mod profile;
+pub mod reductions;
 pub mod registry;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod tables;
 
 use std::fmt;
+
+pub use ours::falcon::keygen_available as falcon_keygen_available;
 
 /// What can go wrong in a measurement run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,7 @@
 //! pqlab's own schemes in the registry: one generic adapter per scheme over the parameter-set
-//! types of its crate.
+//! types of its crate (Falcon in [`falcon`]).
+
+pub mod falcon;
 
 use core::marker::PhantomData;
 
@@ -23,21 +25,29 @@ pub struct MlKem<P>(&'static str, PhantomData<P>);
 static ML_DSA_44: MlDsa<MlDsa44> = MlDsa("ml-dsa-44", PhantomData);
 static ML_DSA_65: MlDsa<MlDsa65> = MlDsa("ml-dsa-65", PhantomData);
 static ML_DSA_87: MlDsa<MlDsa87> = MlDsa("ml-dsa-87", PhantomData);
+static FALCON_512: falcon::Falcon<512> = falcon::Falcon::plain("falcon-512");
+static FALCON_512_EXPANDED: falcon::Falcon<512> = falcon::Falcon::expanded("falcon-512");
+static FALCON_1024: falcon::Falcon<1024> = falcon::Falcon::plain("falcon-1024");
+static FALCON_1024_EXPANDED: falcon::Falcon<1024> = falcon::Falcon::expanded("falcon-1024");
 static ML_KEM_512: MlKem<MlKem512> = MlKem("ml-kem-512", PhantomData);
 static ML_KEM_768: MlKem<MlKem768> = MlKem("ml-kem-768", PhantomData);
 static ML_KEM_1024: MlKem<MlKem1024> = MlKem("ml-kem-1024", PhantomData);
 
-/// pqlab's entries, in report order. (Falcon joins here as `Entry::Signature(&FALCON_512)`.)
+/// pqlab's entries, in report order (a variant after its plain entry).
 pub(crate) static ENTRIES: &[Entry] = &[
     Entry::Signature(&ML_DSA_44),
     Entry::Signature(&ML_DSA_65),
     Entry::Signature(&ML_DSA_87),
+    Entry::Signature(&FALCON_512),
+    Entry::Signature(&FALCON_512_EXPANDED),
+    Entry::Signature(&FALCON_1024),
+    Entry::Signature(&FALCON_1024_EXPANDED),
     Entry::Kem(&ML_KEM_512),
     Entry::Kem(&ML_KEM_768),
     Entry::Kem(&ML_KEM_1024),
 ];
 
-fn lib_err(e: impl core::fmt::Display) -> LabError {
+pub(crate) fn lib_err(e: impl core::fmt::Display) -> LabError {
     LabError::Implementation(e.to_string())
 }
 

@@ -146,6 +146,35 @@ pub trait SignatureImpl: Sync {
     fn signer(&self, secret: &[u8]) -> Result<Box<dyn Signer>, LabError>;
     /// Parses a public key in the standard's encoding (from any implementation).
     fn verifier(&self, public: &[u8]) -> Result<Box<dyn Verifier>, LabError>;
+
+    /// The variant of the implementation that this entry measures, if it is not the plain
+    /// one (Falcon: signing with an `expanded key`).
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether signatures vary in length ([`ImplInfo::signature`] is then the largest).
+    fn signature_varies(&self) -> bool {
+        false
+    }
+
+    /// Whether this entry measures `op` at all, of the signature operations (a variant may
+    /// measure only signing).
+    fn measures(&self, op: Op) -> bool {
+        op.applies_to(Kind::Signature)
+    }
+
+    /// Why `op` cannot be measured in this build, if it cannot (it is then left out, and the
+    /// report says why).
+    fn unavailable(&self, _op: Op) -> Option<String> {
+        None
+    }
+    /// For a peer of a related algorithm that is not byte-compatible with pqlab's (FN-DSA
+    /// beside Falcon): what differs, and what could still be checked. Such a peer fails the
+    /// cross-check with this text and is not timed.
+    fn incompatibility(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One implementation of one KEM parameter set.
@@ -177,6 +206,35 @@ impl Entry {
             Entry::Kem(k) => k.info(),
         }
     }
+
+    /// The variant measured, if not the plain implementation.
+    pub fn variant(&self) -> Option<&'static str> {
+        match self {
+            Entry::Signature(s) => s.variant(),
+            Entry::Kem(_) => None,
+        }
+    }
+
+    /// Whether signatures vary in length.
+    pub fn signature_varies(&self) -> bool {
+        matches!(self, Entry::Signature(s) if s.signature_varies())
+    }
+
+    /// Whether this entry measures `op`.
+    pub fn measures(&self, op: Op) -> bool {
+        match self {
+            Entry::Signature(s) => op.applies_to(Kind::Signature) && s.measures(op),
+            Entry::Kem(_) => op.applies_to(Kind::Kem),
+        }
+    }
+
+    /// Why `op` cannot be measured in this build, if it cannot.
+    pub fn unavailable(&self, op: Op) -> Option<String> {
+        match self {
+            Entry::Signature(s) => s.unavailable(op),
+            Entry::Kem(_) => None,
+        }
+    }
 }
 
 /// pqlab's own implementations, in report order.
@@ -198,7 +256,9 @@ pub fn peers() -> Vec<Entry> {
 
 /// The names of the algorithms pqlab implements (for `--algs` and its error message).
 pub fn algorithm_names() -> Vec<&'static str> {
-    ours().iter().map(|e| e.info().alg).collect()
+    let mut names: Vec<&'static str> = ours().iter().map(|e| e.info().alg).collect();
+    names.dedup();
+    names
 }
 
 impl KeyPair {

@@ -5,10 +5,10 @@
 use crate::LabError;
 use crate::energy::PowerModel;
 use crate::machine::Machine;
-use crate::measure::{self, Sample, Summary};
-use crate::probe::{self, HeapUse};
-use crate::registry::{self, Entry, KeyPair, Kind, Op};
-use crate::stats::{self, Test};
+use crate::measure::Summary;
+use crate::registry::{self, Entry, Op};
+use crate::stats::Test;
+use crate::task::{Task, measure_task};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -129,6 +129,14 @@ pub struct SizeRow {
     pub ciphertext: Option<usize>,
     /// Public key + signature (or ciphertext): what travels per authentication or exchange.
     pub public_plus_output: usize,
+    /// Whether signatures vary in length (Falcon): `signature` is then the longest signature
+    /// measured in this run (the format's bound where nothing was signed), and
+    /// `signature_mean` the mean length.
+    pub signature_varies: bool,
+    /// Mean length of the signatures made in this run (where signatures vary).
+    pub signature_mean: Option<f64>,
+    /// The largest length the encoding allows (where signatures vary).
+    pub signature_bound: Option<usize>,
 }
 
 /// One measurement (DESIGN §4 `results`; fields after `heap_bytes` are additions).
@@ -160,6 +168,14 @@ pub struct ResultRow {
     pub shapiro_wilk: Option<Test>,
     /// Iterations of the signing loop (rejection sampling), where reported.
     pub signing_loops: Option<Rejection>,
+    /// The variant of the implementation, where it is not the plain one (Falcon signing with
+    /// an `expanded key`).
+    pub variant: Option<String>,
+    /// Lengths of the signatures made (signing, where signatures vary in length).
+    pub signature_lengths: Option<Lengths>,
+    /// Calls profiled and each kernel's share of their time (pqlab's code, `profile` builds).
+    #[serde(skip)]
+    pub kernel_profile: Option<(usize, Vec<crate::profile::KernelShare>)>,
     /// The latency sample (for charts; not in the JSON).
     #[serde(skip)]
     pub sample_ns: Vec<f64>,
@@ -197,6 +213,31 @@ impl Rejection {
             signatures: loops.len(),
             mean,
             histogram,
+        })
+    }
+}
+
+/// The lengths of the signatures of one measurement.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Lengths {
+    /// Signatures made.
+    pub count: usize,
+    /// Mean length, bytes.
+    pub mean: f64,
+    /// Shortest, bytes.
+    pub min: usize,
+    /// Longest, bytes.
+    pub max: usize,
+}
+
+impl Lengths {
+    /// The lengths in `lens`; `None` if empty.
+    pub fn of(lens: &[usize]) -> Option<Lengths> {
+        Some(Lengths {
+            count: lens.len(),
+            mean: lens.iter().sum::<usize>() as f64 / lens.len().max(1) as f64,
+            min: *lens.iter().min()?,
+            max: *lens.iter().max()?,
         })
     }
 }
@@ -253,22 +294,62 @@ pub struct Report {
     pub peer_checks: Vec<PeerCheck>,
     /// Statistics.
     pub statistics: Statistics,
+    /// What was left out of the run and why (an operation an implementation cannot do in
+    /// this build).
+    pub notes: Vec<String>,
+    /// Bytes of the precomputed tables (statics) of each of pqlab's algorithms.
+    pub static_tables: Vec<crate::tables::TableSizes>,
+    /// Share of each operation's time in its kernels (builds with the `profile` feature).
+    pub profile: Option<Vec<crate::profile::ProfileRow>>,
+    /// The reduction-strategy table of `pqlab compare --reductions` (an addition to the
+    /// schema of DESIGN §4; absent from the JSON when not measured).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reductions: Vec<crate::reductions::ReductionRow>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, &str);
 
-/// One planned measurement.
-struct Task {
-    entry: Entry,
-    op: Op,
-    msg_len: Option<usize>,
+/// The entry of pqlab that `peer` is cross-checked against and compared with: the plain entry
+/// of the same algorithm (for FN-DSA: Falcon of the same degree).
+fn our_counterpart<'a>(ours: &'a [Entry], peer: &Entry) -> Option<&'a Entry> {
+    let alg = peer.info().alg;
+    #[cfg(feature = "peers")]
+    let alg = crate::peers::falcon::falcon_for(alg).unwrap_or(alg);
+    ours.iter()
+        .find(|o| o.info().alg == alg && o.variant().is_none())
 }
 
-fn random_bytes(n: usize) -> Result<Vec<u8>, LabError> {
-    let mut v = vec![0u8; n];
-    getrandom::fill(&mut v).map_err(|e| LabError::Implementation(format!("OS randomness: {e}")))?;
-    Ok(v)
+/// The planned measurements of `entries`, with a note for each operation left out.
+fn plan(config: &Config, entries: &[Entry], notes: &mut Vec<String>) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for &entry in entries {
+        for op in Op::ALL {
+            if !entry.measures(op) || !config.wants_op(op) {
+                continue;
+            }
+            if let Some(why) = entry.unavailable(op) {
+                let i = entry.info();
+                let variant = entry.variant().map_or(String::new(), |v| format!(" [{v}]"));
+                notes.push(format!(
+                    "{} {} {}{variant}: not measured: {why}",
+                    i.implementation,
+                    i.alg,
+                    op.name()
+                ));
+                continue;
+            }
+            let lens: Vec<Option<usize>> = if op.takes_message() {
+                config.msg_sizes.iter().copied().map(Some).collect()
+            } else {
+                vec![None]
+            };
+            for msg_len in lens {
+                tasks.push(Task { entry, op, msg_len });
+            }
+        }
+    }
+    tasks
 }
 
 /// Runs the comparison.
@@ -284,7 +365,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
     if config.peers {
         for peer in registry::peers() {
             let info = peer.info();
-            let Some(our) = ours.iter().find(|o| o.info().alg == info.alg) else {
+            let Some(our) = our_counterpart(&ours, &peer) else {
                 continue;
             };
             let outcome = crate::check::cross_check(our, &peer);
@@ -300,54 +381,42 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
             }
         }
     }
-    let mut tasks = Vec::new();
-    for &entry in &entries {
-        for op in Op::ALL {
-            if !op.applies_to(entry.info().kind) || !config.wants_op(op) {
-                continue;
-            }
-            if op.takes_message() {
-                for &len in &config.msg_sizes {
-                    tasks.push(Task {
-                        entry,
-                        op,
-                        msg_len: Some(len),
-                    });
-                }
-            } else {
-                tasks.push(Task {
-                    entry,
-                    op,
-                    msg_len: None,
-                });
-            }
-        }
-    }
+    let mut notes = Vec::new();
+    let tasks = plan(config, &entries, &mut notes);
     let mut results = Vec::new();
     for (i, task) in tasks.iter().enumerate() {
         let info = task.entry.info();
-        let label = match task.msg_len {
-            Some(l) => format!(
-                "{} {} {} ({l} B)",
-                info.implementation,
-                info.alg,
-                task.op.name()
-            ),
-            None => format!("{} {} {}", info.implementation, info.alg, task.op.name()),
-        };
+        let mut label = format!("{} {} {}", info.implementation, info.alg, task.op.name());
+        if let Some(v) = task.entry.variant() {
+            label.push_str(&format!(" [{v}]"));
+        }
+        if let Some(l) = task.msg_len {
+            label.push_str(&format!(" ({l} B)"));
+        }
         progress(i, tasks.len(), &label);
         results.push(measure_task(config, task)?);
     }
     progress(tasks.len(), tasks.len(), "done");
-    let sizes = entries.iter().map(size_row).collect();
-    let statistics = statistics(&results);
+    let sizes = entries
+        .iter()
+        .filter(|e| e.variant().is_none())
+        .map(|e| size_row(e, &results))
+        .collect();
+    let statistics = crate::analysis::statistics(&results);
+    let algs: Vec<String> = registry::algorithm_names()
+        .into_iter()
+        .filter(|a| config.wants_alg(a))
+        .map(str::to_string)
+        .collect();
     Ok(Report {
         machine,
+        static_tables: crate::tables::for_algs(&algs),
+        profile: crate::profile::table(&results),
         config: ConfigRecord {
             iterations: config.iterations,
             warmup: config.warmup,
             msg_sizes: config.msg_sizes.clone(),
-            algs: ours.iter().map(|e| e.info().alg.to_string()).collect(),
+            algs,
             ops: Op::ALL
                 .into_iter()
                 .filter(|&o| config.wants_op(o))
@@ -363,234 +432,40 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         results,
         peer_checks,
         statistics,
+        notes,
+        reductions: Vec::new(),
     })
 }
 
-fn size_row(e: &Entry) -> SizeRow {
+/// The sizes of entry `e`; where signatures vary in length, from the signatures made in
+/// `results`.
+fn size_row(e: &Entry, results: &[ResultRow]) -> SizeRow {
     let i = e.info();
+    let varies = e.signature_varies();
+    let made: Vec<&Lengths> = results
+        .iter()
+        .filter(|r| r.implementation == i.implementation && r.alg == i.alg)
+        .filter_map(|r| r.signature_lengths.as_ref())
+        .collect();
+    let count: usize = made.iter().map(|l| l.count).sum();
+    let mean = (count > 0)
+        .then(|| made.iter().map(|l| l.mean * l.count as f64).sum::<f64>() / count as f64);
+    let max = made.iter().map(|l| l.max).max();
+    let signature = if varies {
+        max.or(i.signature)
+    } else {
+        i.signature
+    };
     SizeRow {
         implementation: i.implementation.to_string(),
         alg: i.alg.to_string(),
         public_key: i.public_key,
         secret_key: i.secret_key,
-        signature: i.signature,
+        signature,
         ciphertext: i.ciphertext,
-        public_plus_output: i.public_key + i.signature.or(i.ciphertext).unwrap_or(0),
+        public_plus_output: i.public_key + signature.or(i.ciphertext).unwrap_or(0),
+        signature_varies: varies,
+        signature_mean: if varies { mean } else { None },
+        signature_bound: if varies { i.signature } else { None },
     }
-}
-
-/// The measured call of a task, with its fixed inputs prepared.
-type Call<'a> = Box<dyn FnMut(usize, &[u8]) -> Result<(), LabError> + Send + 'a>;
-
-fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, LabError> {
-    let info = task.entry.info();
-    let len = task.msg_len.unwrap_or(0);
-    let pool = config.iterations.clamp(1, 16);
-    let mut keys = KeyPair::default();
-    // Iterations of the signing loop per signature, where the implementation reports them.
-    let mut loops: Vec<u32> = Vec::with_capacity(config.warmup + config.iterations + 2);
-    // The fixed state of the task: parsed keys and pools of valid inputs.
-    let mut call: Call<'_> = match (task.entry, task.op) {
-        (Entry::Signature(s), Op::Keygen) => {
-            let mut out = KeyPair::default();
-            Box::new(move |_, _| s.keygen(&mut out))
-        }
-        (Entry::Kem(k), Op::Keygen) => {
-            let mut out = KeyPair::default();
-            Box::new(move |_, _| k.keygen(&mut out))
-        }
-        (Entry::Signature(s), Op::Sign) => {
-            s.keygen(&mut keys)?;
-            let signer = s.signer(&keys.secret)?;
-            let mut sig = Vec::with_capacity(info.signature.unwrap_or(0));
-            let loops = &mut loops;
-            Box::new(move |_, msg| {
-                if let Some(n) = signer.sign_counting(msg, &mut sig)? {
-                    loops.push(n);
-                }
-                Ok(())
-            })
-        }
-        (Entry::Signature(s), Op::Verify) => {
-            s.keygen(&mut keys)?;
-            let signer = s.signer(&keys.secret)?;
-            let verifier = s.verifier(&keys.public)?;
-            let mut signed = Vec::new();
-            for _ in 0..pool {
-                let msg = random_bytes(len)?;
-                let mut sig = Vec::new();
-                signer.sign(&msg, &mut sig)?;
-                signed.push((msg, sig));
-            }
-            Box::new(move |i, _| {
-                let (msg, sig) = &signed[i % signed.len()];
-                if verifier.verify(msg, sig) {
-                    Ok(())
-                } else {
-                    Err(LabError::Implementation(format!(
-                        "{} {}: a valid signature did not verify",
-                        info.implementation, info.alg
-                    )))
-                }
-            })
-        }
-        (Entry::Kem(k), Op::Encaps) => {
-            k.keygen(&mut keys)?;
-            let enc = k.encapsulator(&keys.public)?;
-            let (mut ct, mut ss) = (Vec::with_capacity(info.ciphertext.unwrap_or(0)), [0u8; 32]);
-            Box::new(move |_, _| enc.encaps(&mut ct, &mut ss))
-        }
-        (Entry::Kem(k), Op::Decaps) => {
-            k.keygen(&mut keys)?;
-            let enc = k.encapsulator(&keys.public)?;
-            let dec = k.decapsulator(&keys.secret)?;
-            let mut cts = Vec::new();
-            for _ in 0..pool {
-                let (mut ct, mut ss) = (Vec::new(), [0u8; 32]);
-                enc.encaps(&mut ct, &mut ss)?;
-                cts.push((ct, ss));
-            }
-            let mut out = [0u8; 32];
-            Box::new(move |i, _| {
-                let (ct, ss) = &cts[i % cts.len()];
-                dec.decaps(ct, &mut out)?;
-                if out == *ss {
-                    Ok(())
-                } else {
-                    Err(LabError::Implementation(format!(
-                        "{} {}: decapsulation disagrees with encapsulation",
-                        info.implementation, info.alg
-                    )))
-                }
-            })
-        }
-        (_, op) => {
-            return Err(LabError::Config(format!(
-                "{} has no {}",
-                info.alg,
-                op.name()
-            )));
-        }
-    };
-    // Fresh random messages for signing, prepared outside the timed region.
-    let sample: Sample = measure::time(
-        config.warmup,
-        config.iterations,
-        |i| {
-            Ok((
-                i,
-                if task.op == Op::Sign {
-                    random_bytes(len)?
-                } else {
-                    Vec::new()
-                },
-            ))
-        },
-        |(i, msg)| call(i, &msg),
-    )?;
-    let msg = random_bytes(len)?;
-    let (heap_result, heap) = probe::count_heap(|| call(0, &msg));
-    heap_result?;
-    let mut res = Ok(());
-    let stack = probe::peak_stack(|| res = call(1, &msg))?;
-    res?;
-    drop(call);
-    let summary = Summary::of(&sample);
-    let energy = config.power.as_ref();
-    let thin = thin_out(&sample.ns, 5000);
-    Ok(ResultRow {
-        implementation: info.implementation.to_string(),
-        alg: info.alg.to_string(),
-        op: task.op,
-        msg_len: task.msg_len,
-        summary,
-        stack_bytes: Some(stack),
-        heap_bytes: heap.map(|h: HeapUse| h.bytes),
-        alloc_count: heap.map(|h| h.allocations),
-        energy_j: energy.map(|m| m.joules(summary.median_ns)),
-        ops_per_battery: energy.map(|m| m.ops_per_battery(summary.median_ns)),
-        shapiro_wilk: stats::shapiro_wilk(&thin),
-        signing_loops: Rejection::of(&loops),
-        sample_ns: sample.ns,
-    })
-}
-
-/// At most `max` values of `xs`, evenly spaced (Shapiro–Wilk takes at most 5000).
-fn thin_out(xs: &[f64], max: usize) -> Vec<f64> {
-    if xs.len() <= max {
-        return xs.to_vec();
-    }
-    (0..max).map(|i| xs[i * xs.len() / max]).collect()
-}
-
-fn label(r: &ResultRow) -> String {
-    match r.msg_len {
-        Some(l) => format!("{} {} {} {l}B", r.implementation, r.alg, r.op.name()),
-        None => format!("{} {} {}", r.implementation, r.alg, r.op.name()),
-    }
-}
-
-/// The statistics of a run: Welch tests of pqlab against each peer (same algorithm, operation
-/// and message length), between the smallest parameter sets of different signature families
-/// (e.g. ML-DSA-44 vs Falcon-512 signing), and Spearman between public-key size and
-/// verification time across pqlab's signature schemes.
-fn statistics(results: &[ResultRow]) -> Statistics {
-    let mut out = Statistics::default();
-    let ours = |r: &&ResultRow| r.implementation == crate::ours::PQLAB;
-    for a in results.iter().filter(ours) {
-        for b in results.iter().filter(|b| {
-            b.implementation != a.implementation
-                && b.alg == a.alg
-                && b.op == a.op
-                && b.msg_len == a.msg_len
-        }) {
-            if let Some(t) = stats::welch(&a.sample_ns, &b.sample_ns) {
-                out.welch.push(Comparison {
-                    a: label(a),
-                    b: label(b),
-                    median_ratio: a.summary.median_ns / b.summary.median_ns,
-                    welch: t,
-                });
-            }
-        }
-    }
-    // Across families: the first parameter set of each signature family, sign and verify.
-    let firsts: Vec<&ResultRow> = results
-        .iter()
-        .filter(ours)
-        .filter(|r| matches!(r.alg.as_str(), "ml-dsa-44" | "falcon-512" | "fn-dsa-512"))
-        .collect();
-    for (i, a) in firsts.iter().enumerate() {
-        for b in &firsts[i + 1..] {
-            if a.alg != b.alg && a.op == b.op && a.msg_len == b.msg_len && a.op != Op::Keygen {
-                if let Some(t) = stats::welch(&a.sample_ns, &b.sample_ns) {
-                    out.welch.push(Comparison {
-                        a: label(a),
-                        b: label(b),
-                        median_ratio: a.summary.median_ns / b.summary.median_ns,
-                        welch: t,
-                    });
-                }
-            }
-        }
-    }
-    let min_len = results.iter().filter_map(|r| r.msg_len).min();
-    let verify: Vec<&ResultRow> = results
-        .iter()
-        .filter(ours)
-        .filter(|r| r.op == Op::Verify && r.msg_len == min_len)
-        .collect();
-    let pk = |alg: &str| {
-        registry::ours()
-            .iter()
-            .map(Entry::info)
-            .find(|i| i.alg == alg && i.kind == Kind::Signature)
-            .map(|i| i.public_key as f64)
-    };
-    let (x, y): (Vec<f64>, Vec<f64>) = verify
-        .iter()
-        .filter_map(|r| Some((pk(&r.alg)?, r.summary.median_ns)))
-        .unzip();
-    out.spearman_pk_size_vs_verify = stats::spearman(&x, &y);
-    out
 }

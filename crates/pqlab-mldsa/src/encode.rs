@@ -14,6 +14,7 @@ use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 16: SimpleBitPack(w, 2^bits - 1), for coefficients in [0, 2^bits).
 pub(crate) fn simple_bit_pack(w: &Poly, bits: usize, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
     let mut n = 0;
@@ -33,6 +34,7 @@ pub(crate) fn simple_bit_pack(w: &Poly, bits: usize, out: &mut [u8]) {
 /// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
 /// bits = bitlen(a + b): packs b - w_i.
 pub(crate) fn bit_pack(w: &Poly, bits: usize, b: i32, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mut shifted = Poly::ZERO;
     for (s, &c) in shifted.0.iter_mut().zip(w.0.iter()) {
         *s = b - c;
@@ -43,6 +45,7 @@ pub(crate) fn bit_pack(w: &Poly, bits: usize, b: i32, out: &mut [u8]) {
 
 /// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
 pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Poly) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(v.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
     let mut acc: u64 = 0;
@@ -61,6 +64,7 @@ pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Poly) {
 
 /// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
 pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Poly) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     simple_bit_unpack(v, bits, w);
     for c in w.0.iter_mut() {
         *c = b - *c;
@@ -70,6 +74,7 @@ pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Poly) {
 /// FIPS 204, Algorithm 20: HintBitPack(h) for the first K polynomials of `h` (entries 0 or 1).
 /// The signer has checked that h has at most omega ones.
 pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[Poly], y: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(y.len(), P::OMEGA + P::K);
     y.fill(0);
     let mut index = 0;
@@ -88,6 +93,7 @@ pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[Poly], y: &mut [u8]) {
 /// counts are non-decreasing and at most omega, the indices of each polynomial strictly
 /// increase, and the unused index bytes are zero. Returns `false` for ⊥.
 pub(crate) fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [Poly]) -> bool {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mut index = 0usize;
     for i in 0..P::K {
         h[i] = Poly::ZERO;

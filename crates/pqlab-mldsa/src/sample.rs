@@ -9,6 +9,7 @@ use crate::poly::Poly;
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
 /// coefficients in {-1, 1} and the rest 0. Runs on public data (c_tilde is published).
 pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut c = Poly::ZERO;
     let mut h = Shake256::new();
     h.absorb(c_tilde);
@@ -39,6 +40,7 @@ pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r: a uniformly
 /// random polynomial in the NTT domain, from SHAKE128. Runs on public data (rho).
 pub(crate) fn rej_ntt_poly(seed: &[u8; 34]) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
     let mut h = Shake128::new();
     h.absorb(seed);
@@ -83,6 +85,7 @@ fn coeff_from_half_byte<const ETA: u32>(b: u8) -> Option<i32> {
 /// implementation, only the number of rejected nibbles can leak, and rejected values are
 /// independent of the accepted ones.
 pub(crate) fn rej_bounded_poly<P: ParameterSet>(seed: &[u8; 66]) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
     let mut h = Shake256::new();
     h.absorb(seed);
@@ -140,6 +143,7 @@ pub(crate) fn expand_s<P: ParameterSet>(rho_prime: &[u8; 64], s1: &mut [Poly], s
 /// [-gamma1 + 1, gamma1], written into the first entries of `y`. `kappa` is the mu of the
 /// standard (renamed to avoid a clash with the message representative).
 pub(crate) fn expand_mask<P: ParameterSet>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut seed = [0u8; 66];
     seed[..64].copy_from_slice(rho_pp);
     // 32 * c bytes per polynomial, c = 1 + bitlen(gamma1 - 1) = 18 or 20: at most 640.

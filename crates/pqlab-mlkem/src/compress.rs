@@ -31,6 +31,7 @@ pub(crate) const fn decompress(y: u16, d: u32) -> u16 {
 
 /// Compress_d applied to every coefficient of `f`, whose coefficients must lie in [0, q).
 pub(crate) fn compress_poly(f: &Poly, d: u32) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     let mut out = Poly::ZERO;
     for (o, &x) in out.0.iter_mut().zip(f.0.iter()) {
         *o = compress(x as u16, d) as i16;
@@ -40,6 +41,7 @@ pub(crate) fn compress_poly(f: &Poly, d: u32) -> Poly {
 
 /// Decompress_d applied to every coefficient of `f`, whose coefficients must lie in [0, 2^d).
 pub(crate) fn decompress_poly(f: &mut Poly, d: u32) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     for x in f.0.iter_mut() {
         *x = decompress(*x as u16, d) as i16;
     }

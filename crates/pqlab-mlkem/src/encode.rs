@@ -10,6 +10,7 @@ use crate::poly::Poly;
 /// FIPS 203, Algorithm 5: ByteEncode_d(F), for coefficients in [0, 2^d) (d < 12) or [0, q)
 /// (d = 12). `out` must hold 32 d bytes.
 pub(crate) fn byte_encode(f: &Poly, d: u32, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(out.len(), 32 * d as usize);
     if d == 12 {
         for (b, c) in out.chunks_exact_mut(3).zip(f.0.chunks_exact(2)) {
@@ -40,6 +41,7 @@ pub(crate) fn byte_encode(f: &Poly, d: u32, out: &mut [u8]) {
 /// FIPS 203, Algorithm 6: ByteDecode_d(B) for d < 12: coefficients in [0, 2^d). `b` must hold
 /// 32 d bytes.
 pub(crate) fn byte_decode(b: &[u8], d: u32) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert!(d < 12 && b.len() == 32 * d as usize);
     let mut f = Poly::ZERO;
     let mask = (1u32 << d) - 1;
@@ -71,6 +73,7 @@ fn unpack12(b: &[u8], f: &mut Poly) {
 /// d = 12). Constant time: the reduction is a subtraction and a masked addition, so this is
 /// safe on the secret s_hat of a decapsulation key. `b` must hold 384 bytes.
 pub(crate) fn byte_decode12(b: &[u8]) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(b.len(), 384);
     let mut f = Poly::ZERO;
     unpack12(b, &mut f);
@@ -85,6 +88,7 @@ pub(crate) fn byte_decode12(b: &[u8]) -> Poly {
 /// 12-bit value is below q, which holds exactly when ByteEncode_12(ByteDecode_12(B)) = B. Used
 /// on encapsulation keys only (public data).
 pub(crate) fn byte_decode12_checked(b: &[u8]) -> Option<Poly> {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(b.len(), 384);
     let mut f = Poly::ZERO;
     unpack12(b, &mut f);

@@ -11,6 +11,7 @@ use crate::poly::Poly;
 /// element of T_q, by rejection sampling from SHAKE128. Runs on public data (rho), so the
 /// rejection branches leak nothing secret.
 pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut ctx = Shake128::new();
     ctx.absorb(rho);
     ctx.absorb(&[j, i]);
@@ -76,6 +77,7 @@ fn sample_poly_cbd3(b: &[u8]) -> Poly {
 /// FIPS 203, Algorithm 8: SamplePolyCBD_eta(B) for eta in {2, 3}, B holding 64 eta bytes.
 /// Coefficients are returned as small signed integers (their representatives mod q).
 pub(crate) fn sample_poly_cbd(eta: usize, b: &[u8]) -> Poly {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     if eta == 3 {
         sample_poly_cbd3(b)
     } else {

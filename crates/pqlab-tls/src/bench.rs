@@ -18,7 +18,7 @@ use rustls::crypto::SupportedKxGroup;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::{ClientConnection, ServerConfig, ServerConnection};
 
-use crate::cert::{CertAlg, generate_chain};
+use crate::cert::{CertAlg, CertChain, generate_chain};
 use crate::{Error, kx, net, provider, provider_with_groups};
 
 /// What to measure.
@@ -172,9 +172,24 @@ fn tcp_handshake(config: &Arc<rustls::ClientConfig>, addr: &str) -> Result<(), E
     Ok(())
 }
 
-/// Runs the benchmark; `progress` is told about each finished combination.
+/// Runs the benchmark with fresh certificates; `progress` is told about each finished
+/// combination.
 pub fn run(
     cfg: &BenchConfig,
+    progress: &mut dyn FnMut(&BenchResult),
+) -> Result<Vec<BenchResult>, Error> {
+    run_with_chains(
+        cfg,
+        &mut |sig| generate_chain(sig, &["localhost".to_string()]),
+        progress,
+    )
+}
+
+/// Runs the benchmark with the certificate chains `chain_for` gives for each signature
+/// algorithm (a CA and a leaf for `localhost`, as [`generate_chain`] makes them).
+pub fn run_with_chains(
+    cfg: &BenchConfig,
+    chain_for: &mut dyn FnMut(CertAlg) -> Result<CertChain, Error>,
     progress: &mut dyn FnMut(&BenchResult),
 ) -> Result<Vec<BenchResult>, Error> {
     let groups: Vec<(&String, &'static dyn SupportedKxGroup)> = cfg
@@ -188,7 +203,7 @@ pub fn run(
         .collect::<Result<_, _>>()?;
     let mut results = Vec::new();
     for &sig in &cfg.sigs {
-        let chain = generate_chain(sig, &["localhost".to_string()])?;
+        let chain = chain_for(sig)?;
         let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(
             chain.leaf_key.pkcs8_der().to_vec(),
         ));

@@ -1,11 +1,15 @@
 //! A small certificate authority: a self-signed CA certificate and a TLS server certificate
-//! signed by it, for ML-DSA-44/65/87 (RFC 9881) or ECDSA P-256 (the classical baseline).
+//! signed by it, for ML-DSA-44/65/87 (RFC 9881), Falcon-512/1024 (non-standard: the OIDs of
+//! the Open Quantum Safe provider, see [`crate::falcon`]) or ECDSA P-256 (the classical
+//! baseline). The keys are fresh, or existing PKCS#8 keys ([`Keypair::from_pkcs8_der`],
+//! [`generate_chain_with_keys`]).
 //!
 //! The X.509 v3 structures (RFC 5280) are assembled with `der`: the CA has basicConstraints
 //! cA=TRUE and keyUsage keyCertSign; the leaf has basicConstraints cA=FALSE, keyUsage
 //! digitalSignature, extKeyUsage serverAuth and a subjectAltName with the given DNS names or IP
 //! addresses. Validity: from one hour ago for 365 days. Serial numbers: 16 random bytes.
-//! Private keys are PKCS#8 (ML-DSA in the seed form, as `pqlab keygen --format pem` writes).
+//! Private keys are PKCS#8 (ML-DSA in the seed form, as `pqlab keygen --format pem` writes;
+//! Falcon as oqs-provider writes it).
 
 use std::net::IpAddr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -19,7 +23,11 @@ use ring::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair};
 use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::pkcs8::{alg_id, encode_seed_pkcs8, encode_spki};
+use crate::falcon::{self, Falcon512, Falcon1024, FalconParams};
+use crate::pkcs8::{self, PqPrivateKey, alg_id, encode_seed_pkcs8, encode_spki};
+
+/// A Falcon secret key of degree `N`.
+type FalconKey<const N: usize> = pqlab_falcon::SigningKey<N>;
 
 /// id-ecPublicKey.
 const OID_EC_PUBLIC_KEY: &str = "1.2.840.10045.2.1";
@@ -39,20 +47,36 @@ pub enum CertAlg {
     MlDsa65,
     /// ML-DSA-87.
     MlDsa87,
+    /// Falcon-512 (non-standard OID and TLS code point).
+    Falcon512,
+    /// Falcon-1024 (non-standard OID and TLS code point).
+    Falcon1024,
     /// ECDSA P-256 with SHA-256.
     EcdsaP256,
 }
 
 impl CertAlg {
     /// Every algorithm, with its name.
-    pub const ALL: [(&'static str, CertAlg); 4] = [
+    pub const ALL: [(&'static str, CertAlg); 6] = [
         ("ml-dsa-44", CertAlg::MlDsa44),
         ("ml-dsa-65", CertAlg::MlDsa65),
         ("ml-dsa-87", CertAlg::MlDsa87),
+        ("falcon-512", CertAlg::Falcon512),
+        ("falcon-1024", CertAlg::Falcon1024),
         ("ecdsa-p256", CertAlg::EcdsaP256),
     ];
 
-    /// The algorithm with this name (`ml-dsa-65`, `ecdsa-p256`).
+    /// The names of [`Self::ALL`], comma-separated (for error messages and help).
+    pub fn names() -> String {
+        Self::ALL.map(|(n, _)| n).join(", ")
+    }
+
+    /// Whether the algorithm's OID and TLS code point are experimental (Falcon).
+    pub fn non_standard(self) -> bool {
+        matches!(self, CertAlg::Falcon512 | CertAlg::Falcon1024)
+    }
+
+    /// The algorithm with this name (`ml-dsa-65`, `falcon-512`, `ecdsa-p256`).
     pub fn from_name(name: &str) -> Result<Self, Error> {
         Self::ALL
             .iter()
@@ -74,6 +98,8 @@ enum Inner {
     MlDsa44(Box<SigningKey<MlDsa44>>),
     MlDsa65(Box<SigningKey<MlDsa65>>),
     MlDsa87(Box<SigningKey<MlDsa87>>),
+    Falcon512(Box<FalconKey<512>>),
+    Falcon1024(Box<FalconKey<1024>>),
     Ecdsa(Box<EcdsaKeyPair>),
 }
 
@@ -104,7 +130,56 @@ fn mldsa<P: ParameterSet>(xi: &[u8; 32]) -> Result<KeyAndPkcs8<SigningKey<P>>, E
     ))
 }
 
+/// A fresh Falcon key from OS randomness, with its PKCS#8.
+fn falcon_key<P: FalconParams, const N: usize>(
+    rng: &SystemRandom,
+) -> Result<KeyAndPkcs8<FalconKey<N>>, Error> {
+    let key = FalconKey::<N>::generate_with_rng(|b| rng.fill(b).is_ok())
+        .map_err(|_| Error::Randomness)?;
+    let pkcs8 = falcon::encode_falcon_pkcs8::<P, N>(&key)?;
+    Ok((Box::new(key), pkcs8))
+}
+
 impl Keypair {
+    /// A key pair from its PKCS#8 encoding (DER): ML-DSA (any form of RFC 9881), Falcon (the
+    /// form of [`crate::falcon`]) or ECDSA P-256.
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
+        let pkcs8 = Zeroizing::new(der.to_vec());
+        let (alg, inner) = match pkcs8::decode_pq_private_key(der)? {
+            Some(PqPrivateKey::MlDsa44(k)) => (CertAlg::MlDsa44, Inner::MlDsa44(k)),
+            Some(PqPrivateKey::MlDsa65(k)) => (CertAlg::MlDsa65, Inner::MlDsa65(k)),
+            Some(PqPrivateKey::MlDsa87(k)) => (CertAlg::MlDsa87, Inner::MlDsa87(k)),
+            Some(PqPrivateKey::Falcon512(k)) => (CertAlg::Falcon512, Inner::Falcon512(k)),
+            Some(PqPrivateKey::Falcon1024(k)) => (CertAlg::Falcon1024, Inner::Falcon1024(k)),
+            None => {
+                let kp = EcdsaKeyPair::from_pkcs8(
+                    &ECDSA_P256_SHA256_ASN1_SIGNING,
+                    der,
+                    &SystemRandom::new(),
+                )
+                .map_err(|e| {
+                    Error::Key(format!(
+                        "neither ML-DSA, Falcon nor an ECDSA P-256 key ({e})"
+                    ))
+                })?;
+                (CertAlg::EcdsaP256, Inner::Ecdsa(Box::new(kp)))
+            }
+        };
+        Ok(Self { alg, inner, pkcs8 })
+    }
+
+    /// A key pair from a PKCS#8 PEM (`PRIVATE KEY`) text.
+    pub fn from_pkcs8_pem(pem: &str) -> Result<Self, Error> {
+        let (label, der) = der::pem::decode_vec(pem.as_bytes()).map_err(der_err)?;
+        let der = Zeroizing::new(der);
+        if label != "PRIVATE KEY" {
+            return Err(Error::Key(format!(
+                "a PEM '{label}', not a PKCS#8 'PRIVATE KEY'"
+            )));
+        }
+        Self::from_pkcs8_der(&der)
+    }
+
     /// A fresh key pair from OS randomness.
     pub fn generate(alg: CertAlg) -> Result<Self, Error> {
         let rng = SystemRandom::new();
@@ -113,6 +188,12 @@ impl Keypair {
             CertAlg::MlDsa44 => mldsa::<MlDsa44>(&xi).map(|(k, p)| (Inner::MlDsa44(k), p))?,
             CertAlg::MlDsa65 => mldsa::<MlDsa65>(&xi).map(|(k, p)| (Inner::MlDsa65(k), p))?,
             CertAlg::MlDsa87 => mldsa::<MlDsa87>(&xi).map(|(k, p)| (Inner::MlDsa87(k), p))?,
+            CertAlg::Falcon512 => {
+                falcon_key::<Falcon512, 512>(&rng).map(|(k, p)| (Inner::Falcon512(k), p))?
+            }
+            CertAlg::Falcon1024 => {
+                falcon_key::<Falcon1024, 1024>(&rng).map(|(k, p)| (Inner::Falcon1024(k), p))?
+            }
             CertAlg::EcdsaP256 => {
                 let doc = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, &rng)
                     .map_err(|_| Error::Randomness)?;
@@ -148,6 +229,8 @@ impl Keypair {
             Inner::MlDsa44(k) => encode_spki(MlDsa44::OID, k.verifying_key().as_bytes()),
             Inner::MlDsa65(k) => encode_spki(MlDsa65::OID, k.verifying_key().as_bytes()),
             Inner::MlDsa87(k) => encode_spki(MlDsa87::OID, k.verifying_key().as_bytes()),
+            Inner::Falcon512(k) => falcon::spki::<Falcon512, 512>(k),
+            Inner::Falcon1024(k) => falcon::spki::<Falcon1024, 1024>(k),
             Inner::Ecdsa(k) => {
                 let params = der::asn1::ObjectIdentifier::new(OID_P256).map_err(der_err)?;
                 let params_der = params.to_der().map_err(der_err)?;
@@ -169,18 +252,23 @@ impl Keypair {
             CertAlg::MlDsa44 => MlDsa44::OID,
             CertAlg::MlDsa65 => MlDsa65::OID,
             CertAlg::MlDsa87 => MlDsa87::OID,
+            CertAlg::Falcon512 => Falcon512::OID,
+            CertAlg::Falcon1024 => Falcon1024::OID,
             CertAlg::EcdsaP256 => OID_ECDSA_SHA256,
         };
         alg_id(oid)?.to_der().map_err(der_err)
     }
 
-    /// Signs `msg` (pure ML-DSA with the empty context, or ECDSA P-256 with SHA-256).
+    /// Signs `msg` (pure ML-DSA with the empty context, Falcon's detached signature, or ECDSA
+    /// P-256 with SHA-256).
     fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let ml = |e: pqlab_mldsa::Error| Error::Key(format!("ML-DSA signing: {e}"));
         match &self.inner {
             Inner::MlDsa44(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
             Inner::MlDsa65(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
             Inner::MlDsa87(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
+            Inner::Falcon512(k) => falcon::sign_detached(&k.expand(), msg),
+            Inner::Falcon1024(k) => falcon::sign_detached(&k.expand(), msg),
             Inner::Ecdsa(k) => k
                 .sign(&SystemRandom::new(), msg)
                 .map(|s| s.as_ref().to_vec())
@@ -330,17 +418,31 @@ pub struct CertChain {
     pub leaf_key: Keypair,
 }
 
-/// Makes a CA and a server certificate for `sans`, both with algorithm `alg`.
+/// Makes a CA and a server certificate for `sans`, both with algorithm `alg` and fresh keys.
 pub fn generate_chain(alg: CertAlg, sans: &[String]) -> Result<CertChain, Error> {
+    check_sans(sans)?;
+    generate_chain_with_keys(Keypair::generate(alg)?, Keypair::generate(alg)?, sans)
+}
+
+fn check_sans(sans: &[String]) -> Result<(), Error> {
     if sans.is_empty() {
         return Err(Error::Cert(
             "at least one subject alternative name is needed".into(),
         ));
     }
-    let ca_cn = format!("pqlab test CA ({})", alg.name());
-    let ca_key = Keypair::generate(alg)?;
+    Ok(())
+}
+
+/// Makes a CA certificate for `ca_key` and a server certificate for `leaf_key` and `sans`
+/// signed by it (the keys may have different algorithms).
+pub fn generate_chain_with_keys(
+    ca_key: Keypair,
+    leaf_key: Keypair,
+    sans: &[String],
+) -> Result<CertChain, Error> {
+    check_sans(sans)?;
+    let ca_cn = format!("pqlab test CA ({})", ca_key.alg().name());
     let ca_cert = issue(&ca_cn, &ca_key.spki_der()?, &ca_cn, &ca_key, true, &[])?;
-    let leaf_key = Keypair::generate(alg)?;
     let leaf_cert = issue(
         &sans[0],
         &leaf_key.spki_der()?,

@@ -1,19 +1,24 @@
-//! Post-quantum TLS 1.3 for rustls, with pqlab's ML-KEM (FIPS 203) and ML-DSA (FIPS 204).
+//! Post-quantum TLS 1.3 for rustls, with pqlab's ML-KEM (FIPS 203), ML-DSA (FIPS 204) and
+//! Falcon (round 3; non-standard TLS code points and OIDs, those of the Open Quantum Safe
+//! provider).
 //!
 //! * [`provider`]: a rustls [`CryptoProvider`] whose key-exchange groups are X25519MLKEM768,
 //!   MLKEM768, MLKEM1024, MLKEM512 (pqlab's ML-KEM; X25519 from ring) and the classical X25519,
 //!   P-256 and P-384 (ring); whose signature verification covers ML-DSA-44/65/87 (pqlab) and
-//!   ring's classical algorithms, for certificates and handshake signatures; and whose key
-//!   provider loads ML-DSA PKCS#8 keys (and ring's classical ones). The symmetric parts, HKDF
+//!   and Falcon-512/1024 (pqlab) and ring's classical algorithms, for certificates and
+//!   handshake signatures; and whose key provider loads ML-DSA and Falcon PKCS#8 keys (and
+//!   ring's classical ones). The symmetric parts, HKDF
 //!   and randomness are ring's. [`provider_with_groups`] restricts the groups.
 //! * [`kx`]: the groups; [`sign`]: the signature schemes and the extension point for more;
-//!   [`cert`]: a small CA that issues ML-DSA or ECDSA P-256 certificates; [`net`]: the echo
+//!   [`falcon`]: Falcon's formats and identifiers; [`cert`]: a small CA that issues ML-DSA,
+//!   Falcon or ECDSA P-256 certificates; [`net`]: the echo
 //!   server and client behind `pqlab serve` / `pqlab connect`; [`bench`]: the handshake
 //!   benchmark behind `pqlab handshake-bench`.
 
 pub mod bench;
 pub mod cert;
 mod error;
+pub mod falcon;
 pub mod kx;
 pub mod net;
 pub mod pkcs8;

@@ -1,7 +1,8 @@
 //! PKCS#8 and SubjectPublicKeyInfo for ML-DSA keys (RFC 9881), the same forms that
 //! `pqlab keygen --format pem` writes: the NIST OID with absent parameters; the private key is
 //! the CHOICE `seed [0] IMPLICIT OCTET STRING` (32 bytes xi), `expandedKey OCTET STRING` or
-//! `both SEQUENCE { seed, expandedKey }`.
+//! `both SEQUENCE { seed, expandedKey }`. Falcon keys (non-standard OIDs) have the form that
+//! [`crate::falcon`] describes.
 
 use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
 use der::{Decode, Encode, Reader, SliceReader, Tag, TagNumber, Tagged};
@@ -11,6 +12,9 @@ use spki::{AlgorithmIdentifier, ObjectIdentifier, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
 use crate::Error;
+use crate::falcon::{
+    Falcon512, Falcon1024, OID_FALCON_512, OID_FALCON_1024, decode_falcon_private,
+};
 
 /// The tag of the `seed` alternative: `[0]` IMPLICIT, primitive.
 const SEED_TAG: Tag = Tag::ContextSpecific {
@@ -26,6 +30,10 @@ pub enum PqPrivateKey {
     MlDsa65(Box<SigningKey<MlDsa65>>),
     /// ML-DSA-87.
     MlDsa87(Box<SigningKey<MlDsa87>>),
+    /// Falcon-512 (non-standard OID).
+    Falcon512(Box<pqlab_falcon::SigningKey<512>>),
+    /// Falcon-1024 (non-standard OID).
+    Falcon1024(Box<pqlab_falcon::SigningKey<1024>>),
 }
 
 fn der_err(e: der::Error) -> Error {
@@ -61,10 +69,19 @@ pub fn encode_seed_pkcs8(oid: &str, seed: &[u8]) -> Result<Zeroizing<Vec<u8>>, E
             .and_then(|a| a.to_der())
             .map_err(der_err)?,
     );
-    PrivateKeyInfoRef::new(alg_id(oid)?, OctetStringRef::new(&choice).map_err(der_err)?)
-        .to_der()
-        .map(Zeroizing::new)
-        .map_err(der_err)
+    encode_pkcs8(oid, &choice)
+}
+
+/// A PKCS#8 private key (DER) of algorithm `oid` (parameters absent) whose `privateKey` OCTET
+/// STRING holds `private_key`.
+pub fn encode_pkcs8(oid: &str, private_key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    PrivateKeyInfoRef::new(
+        alg_id(oid)?,
+        OctetStringRef::new(private_key).map_err(der_err)?,
+    )
+    .to_der()
+    .map(Zeroizing::new)
+    .map_err(der_err)
 }
 
 /// Builds the key from the `privateKey` CHOICE; the `both` form must be consistent.
@@ -106,6 +123,10 @@ pub fn decode_pq_private_key(der: &[u8]) -> Result<Option<PqPrivateKey>, Error> 
         MlDsa44::OID => PqPrivateKey::MlDsa44(key_from_choice(choice)?),
         MlDsa65::OID => PqPrivateKey::MlDsa65(key_from_choice(choice)?),
         MlDsa87::OID => PqPrivateKey::MlDsa87(key_from_choice(choice)?),
+        OID_FALCON_512 => PqPrivateKey::Falcon512(decode_falcon_private::<Falcon512, 512>(choice)?),
+        OID_FALCON_1024 => {
+            PqPrivateKey::Falcon1024(decode_falcon_private::<Falcon1024, 1024>(choice)?)
+        }
         _ => return Ok(None),
     };
     if info.algorithm.parameters.is_some() {
@@ -129,6 +150,7 @@ mod tests {
             PqPrivateKey::MlDsa44(k) => k.verifying_key().as_bytes().to_vec(),
             PqPrivateKey::MlDsa65(k) => k.verifying_key().as_bytes().to_vec(),
             PqPrivateKey::MlDsa87(k) => k.verifying_key().as_bytes().to_vec(),
+            PqPrivateKey::Falcon512(_) | PqPrivateKey::Falcon1024(_) => Vec::new(),
         }
     }
 

@@ -1,4 +1,5 @@
-//! TLS 1.3 signatures with pqlab's ML-DSA (FIPS 204), per draft-ietf-tls-mldsa.
+//! TLS 1.3 signatures with pqlab's ML-DSA (FIPS 204), per draft-ietf-tls-mldsa, and Falcon
+//! (non-standard code points and OIDs of the Open Quantum Safe provider; see [`crate::falcon`]).
 //!
 //! `ML-DSA-44/65/87` are the signature schemes 0x0904/0x0905/0x0906: pure ML-DSA (not
 //! HashML-DSA) with the empty context string over the TLS 1.3 signed content (CertificateVerify)
@@ -7,9 +8,8 @@
 //!
 //! # Extension point: more signature schemes
 //!
-//! [`PQ_SIG_SCHEMES`] is the one table of post-quantum signature schemes. A new scheme (for
-//! example Falcon-512/1024 with the OQS code points 0xFED7/0xFEDA until the IETF assigns some)
-//! needs:
+//! [`PQ_SIG_SCHEMES`] is the one table of post-quantum signature schemes. A new scheme (as
+//! Falcon-512/1024 with the OQS code points 0xFED7/0xFEDA, in [`crate::falcon`]) needs:
 //! 1. a `SignatureVerificationAlgorithm` static (like [`ML_DSA_65`]) and a row in
 //!    [`PQ_SIG_SCHEMES`] with its `SignatureScheme`, name and OID; [`SUPPORTED_SIG_ALGS`] must
 //!    list the static in `all` and `mapping` (it is a `static`, so it is spelled out by hand);
@@ -31,6 +31,7 @@ use rustls::{SignatureAlgorithm, SignatureScheme};
 use webpki::ring as ring_algs;
 
 use crate::Error;
+use crate::falcon::{self, Falcon512, Falcon1024, FalconSigningKey};
 use crate::pkcs8::{self, PqPrivateKey};
 
 /// One post-quantum signature scheme: its TLS code point, the name the command line uses, the
@@ -45,6 +46,9 @@ pub struct PqSigScheme {
     pub oid: &'static str,
     /// The verification algorithm (certificates and CertificateVerify).
     pub verify: &'static dyn SignatureVerificationAlgorithm,
+    /// Whether the code point and OID are experimental ones that no standard assigns
+    /// (Falcon: the Open Quantum Safe provider's values).
+    pub non_standard: bool,
 }
 
 /// The post-quantum signature schemes (see the module documentation to add one).
@@ -54,27 +58,58 @@ pub static PQ_SIG_SCHEMES: &[PqSigScheme] = &[
         name: "ml-dsa-44",
         oid: MlDsa44::OID,
         verify: ML_DSA_44,
+        non_standard: false,
     },
     PqSigScheme {
         scheme: SignatureScheme::ML_DSA_65,
         name: "ml-dsa-65",
         oid: MlDsa65::OID,
         verify: ML_DSA_65,
+        non_standard: false,
     },
     PqSigScheme {
         scheme: SignatureScheme::ML_DSA_87,
         name: "ml-dsa-87",
         oid: MlDsa87::OID,
         verify: ML_DSA_87,
+        non_standard: false,
+    },
+    PqSigScheme {
+        scheme: falcon::FALCON_512_SCHEME,
+        name: "falcon-512",
+        oid: falcon::OID_FALCON_512,
+        verify: falcon::FALCON_512,
+        non_standard: true,
+    },
+    PqSigScheme {
+        scheme: falcon::FALCON_1024_SCHEME,
+        name: "falcon-1024",
+        oid: falcon::OID_FALCON_1024,
+        verify: falcon::FALCON_1024,
+        non_standard: true,
     },
 ];
 
 /// A readable name for a signature scheme: the pqlab name of a post-quantum one, else rustls's.
+/// A non-standard scheme says so: `falcon-512 (non-standard: OQS code point 0xFED7)`.
 pub fn sig_scheme_name(scheme: SignatureScheme) -> String {
     PQ_SIG_SCHEMES
         .iter()
         .find(|s| s.scheme == scheme)
-        .map_or_else(|| format!("{scheme:?}"), |s| s.name.to_string())
+        .map_or_else(
+            || format!("{scheme:?}"),
+            |s| {
+                if s.non_standard {
+                    format!(
+                        "{} (non-standard: OQS code point 0x{:04X})",
+                        s.name,
+                        u16::from(s.scheme)
+                    )
+                } else {
+                    s.name.to_string()
+                }
+            },
+        )
 }
 
 /// Pure ML-DSA verification with the empty context.
@@ -133,12 +168,15 @@ pub static ML_DSA_65: &dyn SignatureVerificationAlgorithm =
 pub static ML_DSA_87: &dyn SignatureVerificationAlgorithm =
     &MlDsaVerify::<MlDsa87>::new(alg_id::ML_DSA_87);
 
-/// The verification algorithms of the provider: ML-DSA, then the base provider's classical ones.
+/// The verification algorithms of the provider: ML-DSA, Falcon, then the base provider's
+/// classical ones.
 pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms {
     all: &[
         ML_DSA_44,
         ML_DSA_65,
         ML_DSA_87,
+        falcon::FALCON_512,
+        falcon::FALCON_1024,
         ring_algs::ECDSA_P256_SHA256,
         ring_algs::ECDSA_P256_SHA384,
         ring_algs::ECDSA_P384_SHA256,
@@ -155,6 +193,8 @@ pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgori
         (SignatureScheme::ML_DSA_65, &[ML_DSA_65]),
         (SignatureScheme::ML_DSA_87, &[ML_DSA_87]),
         (SignatureScheme::ML_DSA_44, &[ML_DSA_44]),
+        (falcon::FALCON_512_SCHEME, &[falcon::FALCON_512]),
+        (falcon::FALCON_1024_SCHEME, &[falcon::FALCON_1024]),
         (
             SignatureScheme::ECDSA_NISTP384_SHA384,
             &[ring_algs::ECDSA_P384_SHA384, ring_algs::ECDSA_P256_SHA384],
@@ -271,11 +311,13 @@ pub fn load_pq_private_key(pkcs8_der: &[u8]) -> Result<Option<Arc<dyn SigningKey
         PqPrivateKey::MlDsa44(k) => Arc::new(MlDsaSigningKey::new(*k, SignatureScheme::ML_DSA_44)?),
         PqPrivateKey::MlDsa65(k) => Arc::new(MlDsaSigningKey::new(*k, SignatureScheme::ML_DSA_65)?),
         PqPrivateKey::MlDsa87(k) => Arc::new(MlDsaSigningKey::new(*k, SignatureScheme::ML_DSA_87)?),
+        PqPrivateKey::Falcon512(k) => Arc::new(FalconSigningKey::<Falcon512, 512>::new(&k)?),
+        PqPrivateKey::Falcon1024(k) => Arc::new(FalconSigningKey::<Falcon1024, 1024>::new(&k)?),
     };
     Ok(Some(signing))
 }
 
-/// The provider's key loader: ML-DSA PKCS#8 keys here, everything else to ring.
+/// The provider's key loader: ML-DSA and Falcon PKCS#8 keys here, everything else to ring.
 #[derive(Debug)]
 pub struct PqKeyProvider;
 

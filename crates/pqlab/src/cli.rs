@@ -35,7 +35,7 @@ pub enum Command {
     Encaps(EncapsArgs),
     /// Decapsulate (KEM): write the shared secret of a ciphertext.
     Decaps(DecapsArgs),
-    /// TLS: make a CA and a server certificate (ML-DSA or ECDSA P-256).
+    /// TLS: make a CA and a server certificate (ML-DSA, Falcon or ECDSA P-256).
     Cert(crate::tls::CertArgs),
     /// TLS: run a TLS 1.3 echo server with post-quantum key exchange and signatures.
     Serve(crate::tls::ServeArgs),
@@ -72,6 +72,12 @@ pub struct CompareArgs {
     /// A run of a few seconds (few iterations, one message length).
     #[arg(long)]
     pub quick: bool,
+    /// Measure the modular-reduction strategies instead of the schemes: forward and inverse
+    /// NTT and a whole operation per module (Falcon verify and key-generation NTTs, ML-DSA,
+    /// ML-KEM) under Montgomery, Barrett, K2-RED and `%`, against Montgomery, with the bytes of
+    /// precomputed tables (JSON: a `reductions` array; HTML: a table and a chart).
+    #[arg(long, conflicts_with_all = ["peers", "algs", "ops", "msg_sizes"])]
+    pub reductions: bool,
     /// Write the report as JSON (the stable schema of DESIGN.md section 4).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -87,6 +93,13 @@ pub struct CompareArgs {
     /// Estimate energy with a named power model: cortex-m4-168mhz, laptop-15w, server-core-10w.
     #[arg(long, value_name = "NAME")]
     pub power_profile: Option<String>,
+    /// Add TLS handshake results (a `pqlab handshake-bench --json` file) to the report:
+    /// a terminal table and, with --html, charts per signature × group.
+    #[arg(long, value_name = "FILE", conflicts_with = "tls")]
+    pub handshake: Option<PathBuf>,
+    /// Run a short handshake benchmark (every signature × group) and add it to the report.
+    #[arg(long)]
+    pub tls: bool,
 }
 
 /// The encoding of key files written by `keygen`.

@@ -158,7 +158,10 @@ fn list() -> CliResult<Outcome> {
                 i.kind.as_str().to_string(),
                 i.public_key_len.to_string(),
                 i.secret_key_len.to_string(),
-                size(i.signature_len),
+                match (i.signature_len, i.signature_len_is_max) {
+                    (Some(n), true) => format!("<= {n}"),
+                    (n, _) => size(n),
+                },
             ];
             if any_kem {
                 row.push(size(i.ciphertext_len));
@@ -313,7 +316,18 @@ fn verify(args: &VerifyArgs) -> CliResult<Outcome> {
     let pk = keyfile::read_public_key(alg, &args.public_key)?;
     let sig = io::read_small("signature file", &args.signature)?;
     let sig_len = info.signature_len.unwrap_or(0);
-    if sig.len() != sig_len {
+    if info.signature_len_is_max && sig.len() > sig_len {
+        return Err(CliError::file(
+            "signature file",
+            &args.signature,
+            format!(
+                "expected at most {sig_len} bytes for {}, found {}",
+                info.name,
+                sig.len()
+            ),
+        ));
+    }
+    if !info.signature_len_is_max && sig.len() != sig_len {
         return Err(CliError::file(
             "signature file",
             &args.signature,
@@ -324,6 +338,9 @@ fn verify(args: &VerifyArgs) -> CliResult<Outcome> {
             ),
         ));
     }
+    scheme
+        .check_signature(&sig)
+        .map_err(|e| CliError::file("signature file", &args.signature, e))?;
     let msg = io::read_message(args.input.as_deref())?;
     let opts = SignOptions {
         context: &context,

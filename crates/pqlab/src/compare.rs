@@ -8,7 +8,7 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressStyle};
 use pqlab_lab::energy::{PROFILES, PowerModel};
 use pqlab_lab::registry::Op;
-use pqlab_lab::report::{csv, html, json, text};
+use pqlab_lab::report::{csv, handshake, html, json, reductions, text};
 use pqlab_lab::run::{self, Config};
 
 use crate::cli::CompareArgs;
@@ -90,8 +90,21 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         bar.set_position(done as u64);
         bar.set_message(what.to_string());
     };
-    let report = run::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    // A bad handshake file fails before the measurements start.
+    let mut handshakes = match &args.handshake {
+        Some(path) => Some(crate::tls::read_handshake_json(path)?),
+        None => None,
+    };
+    let report = if args.reductions {
+        pqlab_lab::reductions::run(&config, &mut progress)
+    } else {
+        run::run(&config, &mut progress)
+    }
+    .map_err(|e| CliError::new(e.to_string()))?;
     bar.finish_and_clear();
+    if args.tls {
+        handshakes = Some(crate::tls::short_handshake_bench()?);
+    }
 
     let mut staged = Vec::new();
     if let Some(path) = &args.json {
@@ -107,13 +120,23 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         )?);
     }
     if let Some(path) = &args.html {
-        let data = html::to_html(&report).map_err(|e| CliError::new(e.to_string()))?;
+        let mut data = html::to_html(&report).map_err(|e| CliError::new(e.to_string()))?;
+        if let Some(rows) = &handshakes {
+            data = handshake::add_to_html(&data, rows).map_err(|e| CliError::new(e.to_string()))?;
+        }
         staged.push(io::stage("HTML report", path, data.as_bytes(), false)?);
     }
     for s in staged {
         s.commit()?;
     }
-    print!("{}", text::summary(&report));
+    if args.reductions {
+        print!("{}", reductions::text(&report));
+    } else {
+        print!("{}", text::summary(&report));
+    }
+    if let Some(rows) = &handshakes {
+        print!("\n{}", handshake::table(rows));
+    }
     Ok(())
 }
 

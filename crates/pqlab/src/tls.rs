@@ -2,10 +2,11 @@
 //! and `connect` (a TLS 1.3 client). The work is done by the `pqlab-tls` crate.
 
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use pqlab_tls::cert::{CertAlg, cert_pem, generate_chain};
+use pqlab_lab::report::handshake::{self, HandshakeRow};
+use pqlab_tls::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
 use pqlab_tls::{net, provider, provider_for_group};
 
 use crate::commands::Outcome;
@@ -15,9 +16,18 @@ use crate::io;
 /// Arguments of `pqlab cert`.
 #[derive(Debug, Args)]
 pub struct CertArgs {
-    /// The signature algorithm: ml-dsa-44, ml-dsa-65, ml-dsa-87 or ecdsa-p256.
+    /// The signature algorithm: ml-dsa-44, ml-dsa-65, ml-dsa-87, falcon-512, falcon-1024 or
+    /// ecdsa-p256 (Falcon: non-standard OIDs and TLS code points, those of the Open Quantum
+    /// Safe provider). Keys given with --key-in / --ca-key-in keep their own algorithm.
     #[arg(long, value_name = "ALG", default_value = "ml-dsa-65")]
     pub alg: String,
+    /// Use this existing private key (PKCS#8 PEM) for the server certificate instead of a
+    /// fresh one.
+    #[arg(long, value_name = "K.pem")]
+    pub key_in: Option<PathBuf>,
+    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one.
+    #[arg(long, value_name = "CAKEY.pem")]
+    pub ca_key_in: Option<PathBuf>,
     /// Where to write the CA certificate (PEM); clients trust it with `--ca`.
     #[arg(long, value_name = "CA.pem", default_value = "ca.pem")]
     pub ca_out: PathBuf,
@@ -76,18 +86,18 @@ pub struct ConnectArgs {
 /// Arguments of `pqlab handshake-bench`.
 #[derive(Debug, Args)]
 pub struct HandshakeBenchArgs {
-    /// Signature algorithms, comma-separated.
+    /// Signature algorithms, comma-separated (Falcon: non-standard code points).
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "ml-dsa-44,ml-dsa-65,ml-dsa-87,ecdsa-p256"
+        default_value = "ml-dsa-44,ml-dsa-65,ml-dsa-87,falcon-512,falcon-1024,ecdsa-p256"
     )]
     pub sigs: Vec<String>,
-    /// Key-exchange groups, comma-separated.
+    /// Key-exchange groups, comma-separated [default: every group of the provider].
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "X25519MLKEM768,MLKEM512,MLKEM768,MLKEM1024,X25519"
+        default_value = "X25519MLKEM768,MLKEM512,MLKEM768,MLKEM1024,X25519,secp256r1,secp384r1"
     )]
     pub groups: Vec<String>,
     /// In-memory handshakes per combination (server/client time split, bytes).
@@ -142,6 +152,12 @@ pub fn handshake_bench(args: &HandshakeBenchArgs) -> CliResult<Outcome> {
         "times: median server/client processing per handshake (in memory, one thread); bytes: \
          TLS records sent by each side during the handshake"
     );
+    if cfg.sigs.iter().any(|s| s.non_standard()) {
+        println!(
+            "falcon-512 / falcon-1024: non-standard TLS code points and OIDs (those of the Open \
+             Quantum Safe provider: 0xFED7 / 0xFEDA)"
+        );
+    }
     if let Some(path) = &args.json {
         let text = pqlab_tls::bench::json(&results, &cfg);
         io::stage("JSON report", path, text.as_bytes(), false)?.commit()?;
@@ -157,11 +173,25 @@ fn tls_err(e: pqlab_tls::Error) -> CliError {
 pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
     let alg = CertAlg::from_name(&args.alg).map_err(|_| {
         CliError::new(format!(
-            "unknown algorithm '{}' for cert (known: ml-dsa-44, ml-dsa-65, ml-dsa-87, ecdsa-p256)",
-            args.alg
+            "unknown algorithm '{}' for cert (known: {})",
+            args.alg,
+            CertAlg::names()
         ))
     })?;
-    let chain = generate_chain(alg, &args.san).map_err(tls_err)?;
+    let key = |path: &Option<PathBuf>, what: &str| -> CliResult<Keypair> {
+        match path {
+            Some(p) => {
+                let pem = io::read_small(what, p)?;
+                let text = std::str::from_utf8(&pem)
+                    .map_err(|_| CliError::file(what, p, "not a PEM text file"))?;
+                Keypair::from_pkcs8_pem(text).map_err(|e| CliError::file(what, p, e))
+            }
+            None => Keypair::generate(alg).map_err(tls_err),
+        }
+    };
+    let ca_key = key(&args.ca_key_in, "CA private key")?;
+    let leaf_key = key(&args.key_in, "private key")?;
+    let chain = generate_chain_with_keys(ca_key, leaf_key, &args.san).map_err(tls_err)?;
     let ca_pem = cert_pem(&chain.ca_cert).map_err(tls_err)?;
     let leaf_pem = cert_pem(&chain.leaf_cert).map_err(tls_err)?;
     let key_pem = chain.leaf_key.pkcs8_pem().map_err(tls_err)?;
@@ -187,9 +217,15 @@ pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
     for file in staged {
         file.commit()?;
     }
+    let leaf_alg = chain.leaf_key.alg();
+    let note = if leaf_alg.non_standard() || chain.ca_key.alg().non_standard() {
+        " (non-standard: the OIDs and TLS code points of the Open Quantum Safe provider)"
+    } else {
+        ""
+    };
     println!(
-        "{}: wrote the CA certificate {}, the server certificate {} and its key {}",
-        alg.name(),
+        "{}{note}: wrote the CA certificate {}, the server certificate {} and its key {}",
+        leaf_alg.name(),
         args.ca_out.display(),
         args.cert_out.display(),
         args.key_out.display()
@@ -250,4 +286,47 @@ pub fn connect(args: &ConnectArgs) -> CliResult<Outcome> {
     println!("cipher suite: {}", negotiated.cipher_suite);
     println!("echo: {echo}");
     Ok(Outcome::Success)
+}
+
+/// Reads a `pqlab handshake-bench --json` file for `pqlab compare --handshake`.
+pub fn read_handshake_json(path: &Path) -> CliResult<Vec<HandshakeRow>> {
+    const WHAT: &str = "handshake report";
+    let data = io::read_small(WHAT, path)?;
+    let text =
+        std::str::from_utf8(&data).map_err(|_| CliError::file(WHAT, path, "not UTF-8 text"))?;
+    handshake::parse_json(text).map_err(|e| CliError::file(WHAT, path, e))
+}
+
+/// A short handshake benchmark of every signature × group, for `pqlab compare --tls`.
+pub fn short_handshake_bench() -> CliResult<Vec<HandshakeRow>> {
+    let cfg = pqlab_tls::bench::BenchConfig {
+        sigs: CertAlg::ALL.iter().map(|(_, a)| *a).collect(),
+        groups: pqlab_tls::kx::KX_GROUP_NAMES
+            .iter()
+            .map(|(n, _)| (*n).to_string())
+            .collect(),
+        iterations: 10,
+        clients: 2,
+        duration: std::time::Duration::from_millis(250),
+    };
+    eprintln!(
+        "TLS: {} signature × group combinations (10 in-memory handshakes and 0.25 s over \
+         loopback each)",
+        cfg.sigs.len() * cfg.groups.len()
+    );
+    let results = pqlab_tls::bench::run(&cfg, &mut |_| {}).map_err(tls_err)?;
+    Ok(results.iter().map(handshake_row).collect())
+}
+
+/// A handshake-bench result as the lab's report row.
+fn handshake_row(r: &pqlab_tls::bench::BenchResult) -> HandshakeRow {
+    HandshakeRow {
+        sig: r.sig.to_string(),
+        group: r.group.clone(),
+        server_us_median: r.server_us,
+        client_us_median: r.client_us,
+        server_bytes: r.server_bytes as u64,
+        client_bytes: r.client_bytes as u64,
+        handshakes_per_s: r.handshakes_per_s,
+    }
 }

@@ -352,13 +352,13 @@ fn unknown_algorithm_and_usage_errors_exit_2() {
     assert_input_error(&out, &["unknown algorithm 'rsa'"]);
     let out = run(&[
         "verify",
-        "falcon-512",
+        "falcon-256",
         "--public-key",
         &pk,
         "--signature",
         &sk,
     ]);
-    assert_input_error(&out, &["unknown algorithm 'falcon-512'"]);
+    assert_input_error(&out, &["unknown algorithm 'falcon-256'", "falcon-512"]);
     assert!(dir.names().is_empty());
 
     // clap's own errors: one line, status 2.

@@ -185,3 +185,110 @@ fn handshake_bench_writes_a_table_and_json() {
     let out = run(&["handshake-bench", "--groups", "NOPE"]);
     assert_input_error(&out, &["NOPE"]);
 }
+
+/// Writes the first two secret keys of a Falcon KAT file as PKCS#8 PEM files `cakey-in.pem`
+/// and `key-in.pem` (the OID 1.3.9999.3.11 or .14 of the Open Quantum Safe provider).
+fn kat_falcon_keys(dir: &Dir, file: &str, oid_last: u8) -> Option<(String, String)> {
+    let kat = vectors("falcon-kat")?;
+    let text = std::fs::read_to_string(kat.join(file)).unwrap();
+    let alg_id = tlv(0x30, &[0x06, 0x05, 0x2b, 0xce, 0x0f, 0x03, oid_last]);
+    let mut keys = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("sk = "))
+        .map(|h| pkcs8_pem(&alg_id, &tlv(0x04, &hex::decode(h).unwrap())));
+    let ca = dir.write("cakey-in.pem", &keys.next().unwrap());
+    let leaf = dir.write("key-in.pem", &keys.next().unwrap());
+    Some((ca, leaf))
+}
+
+#[test]
+fn falcon_certificates_from_existing_keys_serve_and_connect() {
+    for (file, oid_last, alg, scheme) in [
+        (
+            "falcon512-KAT.rsp",
+            0x0b,
+            "falcon-512",
+            "falcon-512 (non-standard: OQS code point 0xFED7)",
+        ),
+        (
+            "falcon1024-KAT.rsp",
+            0x0e,
+            "falcon-1024",
+            "falcon-1024 (non-standard: OQS code point 0xFEDA)",
+        ),
+    ] {
+        let dir = Dir::new();
+        let Some((ca_key_in, key_in)) = kat_falcon_keys(&dir, file, oid_last) else {
+            return;
+        };
+        let out = run(&[
+            "cert",
+            "--alg",
+            alg,
+            "--ca-key-in",
+            &ca_key_in,
+            "--key-in",
+            &key_in,
+            "--ca-out",
+            &dir.arg("ca.pem"),
+            "--cert-out",
+            &dir.arg("c.pem"),
+            "--key-out",
+            &dir.arg("k.pem"),
+        ]);
+        assert_ok(&out);
+        assert!(stdout(&out).contains("non-standard"), "{}", stdout(&out));
+        let server = Server::start(&dir.arg("c.pem"), &dir.arg("k.pem"));
+        let target = format!("localhost:{}", server.port());
+        for group in ["X25519MLKEM768", "MLKEM768"] {
+            let out = run(&[
+                "connect",
+                &target,
+                "--ca",
+                &dir.arg("ca.pem"),
+                "--group",
+                group,
+            ]);
+            assert_ok(&out);
+            let text = stdout(&out);
+            assert!(text.contains(&format!("signature: {scheme}\n")), "{text}");
+            assert!(text.contains(&format!("group: {group}\n")), "{text}");
+            assert!(text.contains("echo: hello, post-quantum TLS\n"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn cert_with_a_bad_existing_key_exits_2() {
+    let dir = Dir::new();
+    let bad = dir.write(
+        "bad.pem",
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    );
+    let out = run(&[
+        "cert",
+        "--key-in",
+        &bad,
+        "--ca-out",
+        &dir.arg("ca.pem"),
+        "--cert-out",
+        &dir.arg("c.pem"),
+        "--key-out",
+        &dir.arg("k.pem"),
+    ]);
+    assert_input_error(&out, &["bad.pem"]);
+    assert!(!dir.path("ca.pem").exists() && !dir.path("k.pem").exists());
+    let missing = dir.arg("missing.pem");
+    let out = run(&[
+        "cert",
+        "--ca-key-in",
+        &missing,
+        "--ca-out",
+        &dir.arg("ca.pem"),
+        "--cert-out",
+        &dir.arg("c.pem"),
+        "--key-out",
+        &dir.arg("k.pem"),
+    ]);
+    assert_input_error(&out, &["missing.pem"]);
+}

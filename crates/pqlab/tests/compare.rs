@@ -12,6 +12,25 @@ use common::{assert_input_error, run, stdout};
 use serde_json::Value;
 
 const SIGS: [&str; 3] = ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"];
+const FALCONS: [&str; 2] = ["falcon-512", "falcon-1024"];
+
+/// Whether a report (its notes, or a page or summary that shows them) says that pqlab's
+/// Falcon-512 `op` was not measured: keygen while `pqlab-falcon` has none, and signing and
+/// verification too in a build without the peers (no key source then).
+fn falcon_missing(report: &str, op: &str) -> bool {
+    report.contains(&format!("pqlab falcon-512 {op}: not measured"))
+}
+
+/// The notes of a JSON report, one per line.
+fn notes(json: &Value) -> String {
+    json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 const KEMS: [&str; 3] = ["ml-kem-512", "ml-kem-768", "ml-kem-1024"];
 
 fn path_str(p: &Path) -> &str {
@@ -84,6 +103,53 @@ fn quick_json_follows_the_schema_and_covers_everything() {
         assert_eq!(row["signature"].as_u64(), Some(sig));
         assert!(row["ciphertext"].is_null());
     }
+    // Falcon signatures vary in length: the longest and the mean of those made.
+    let notes = notes(&json);
+    let falcon_signs = !falcon_missing(&notes, "sign");
+    for (alg, pk, sk, bound) in [
+        ("falcon-512", 897, 1281, 688),
+        ("falcon-1024", 1793, 2305, 1328),
+    ] {
+        let row = sizes.iter().find(|s| s["alg"] == alg).unwrap();
+        assert_eq!(
+            (row["public_key"].as_u64(), row["secret_key"].as_u64()),
+            (Some(pk), Some(sk))
+        );
+        assert_eq!(row["signature_varies"], true);
+        assert_eq!(row["signature_bound"].as_u64(), Some(bound));
+        if !falcon_signs {
+            continue;
+        }
+        let (max, mean) = (
+            row["signature"].as_u64().unwrap(),
+            row["signature_mean"].as_f64().unwrap(),
+        );
+        assert!(
+            max <= bound && mean <= max as f64 && mean > 0.8 * bound as f64,
+            "{row}"
+        );
+    }
+    // The precomputed tables of every algorithm, in bytes.
+    let tables = json["static_tables"].as_array().unwrap();
+    assert_eq!(tables.len(), SIGS.len() + FALCONS.len() + KEMS.len());
+    for t in tables {
+        let total: u64 = t["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["bytes"].as_u64().unwrap())
+            .sum();
+        assert!(total > 0 && t["total_bytes"].as_u64() == Some(total), "{t}");
+    }
+    // The Welch pair of the smallest parameter sets: ML-DSA-44 against Falcon-512 signing.
+    let welch = json["statistics"]["welch"].as_array().unwrap();
+    assert!(
+        !falcon_signs
+            || welch
+                .iter()
+                .any(|c| c["a"] == "pqlab ml-dsa-44 sign 32B"
+                    && c["b"] == "pqlab falcon-512 sign 32B")
+    );
     let kem = sizes.iter().find(|s| s["alg"] == "ml-kem-768").unwrap();
     assert_eq!(
         (kem["public_key"].as_u64(), kem["ciphertext"].as_u64()),
@@ -113,16 +179,34 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     let expected: Vec<(&str, &str)> = SIGS
         .iter()
         .flat_map(|a| ["keygen", "sign", "verify"].map(|o| (*a, o)))
+        .chain(FALCONS.iter().flat_map(|a| {
+            ["keygen", "sign", "verify"]
+                .into_iter()
+                .filter(|o| !falcon_missing(&notes, o))
+                .map(move |o| (*a, o))
+        }))
         .chain(
             KEMS.iter()
                 .flat_map(|a| ["keygen", "encaps", "decaps"].map(|o| (*a, o))),
         )
         .collect();
-    assert_eq!(results.len(), expected.len());
+    // One more row per Falcon degree: signing with an expanded key.
+    let expanded = if falcon_signs { FALCONS.len() } else { 0 };
+    assert_eq!(results.len(), expected.len() + expanded);
+    for alg in FALCONS.into_iter().take(expanded) {
+        let r = results
+            .iter()
+            .find(|r| r["alg"] == alg && r["variant"] == "expanded key")
+            .unwrap_or_else(|| panic!("no expanded-key signing for {alg}"));
+        assert_eq!(
+            (&r["op"], &r["impl"]),
+            (&Value::from("sign"), &Value::from("pqlab"))
+        );
+    }
     for (alg, op) in expected {
         let r = results
             .iter()
-            .find(|r| r["alg"] == alg && r["op"] == op)
+            .find(|r| r["alg"] == alg && r["op"] == op && r["variant"].is_null())
             .unwrap_or_else(|| panic!("no result for {alg} {op}"));
         for f in fields {
             assert!(r.get(f).is_some(), "{alg} {op}: no field {f}");
@@ -148,7 +232,14 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     }
 
     assert_eq!(csv.lines().count(), 1 + results.len());
+    assert!(html.contains("id=\"static-tables\""));
+    // The kernel profile exists only in builds with the `profile` feature.
+    assert_eq!(json["profile"].is_null(), cfg!(not(feature = "profile")));
     assert!(csv.starts_with("impl,alg,op,msg_len,iterations,median_ns"));
+    assert!(csv.lines().next().unwrap().ends_with(",energy_j,variant"));
+    assert!(
+        !falcon_signs || csv.contains(",falcon-512,sign,32,") && csv.contains(",expanded-key\n")
+    );
     assert!(html.contains("<svg") && html.contains("id=\"chart-sizes\""));
 }
 
@@ -261,8 +352,13 @@ fn the_html_report_loads_in_headless_chromium_with_every_chart() {
         "chart-sign-histogram-ml-dsa-44",
         "chart-sign-histogram-ml-dsa-65",
         "chart-sign-histogram-ml-dsa-87",
+        "chart-sign-histogram-falcon-512",
+        "chart-sign-histogram-falcon-512-expanded-key",
         "chart-message-length",
     ] {
+        if id.contains("falcon") && falcon_missing(&dom, "sign") {
+            continue;
+        }
         let at = dom
             .find(&format!("id=\"{id}\""))
             .unwrap_or_else(|| panic!("no {id} in the page"));
@@ -289,7 +385,7 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
         "--quick",
         "--peers",
         "--algs",
-        "ml-dsa-65,ml-kem-768",
+        "ml-dsa-65,ml-kem-768,falcon-512",
         "--ops",
         "sign,verify,encaps,decaps",
         "--json",
@@ -304,10 +400,32 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
     assert!(stdout(&out).contains("Ratio of medians to peers"));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let checks = v["peer_checks"].as_array().unwrap();
-    assert_eq!(checks.len(), 4);
-    assert!(checks.iter().all(|c| c["passed"] == true), "{checks:?}");
+    // rustcrypto, pqcrypto and libcrux for ML-DSA-65 and ML-KEM-768; pqcrypto for Falcon-512;
+    // fn-dsa is not byte-compatible with Falcon and fails its check (not timed).
+    assert_eq!(checks.len(), 8, "{checks:?}");
+    for c in checks {
+        let fn_dsa = c["impl"] == "fn-dsa";
+        assert_eq!(c["passed"], !fn_dsa, "{c}");
+        if fn_dsa {
+            assert!(
+                c["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not byte-compatible")
+            );
+        }
+    }
     let results = v["results"].as_array().unwrap();
-    for imp in ["pqlab", "rustcrypto", "pqcrypto"] {
+    assert!(!results.iter().any(|r| r["impl"] == "fn-dsa"));
+    for (alg, op) in [("falcon-512", "sign"), ("falcon-512", "verify")] {
+        assert!(
+            results
+                .iter()
+                .any(|r| r["impl"] == "pqcrypto" && r["alg"] == alg && r["op"] == op),
+            "no pqcrypto {alg} {op}"
+        );
+    }
+    for imp in ["pqlab", "rustcrypto", "pqcrypto", "libcrux"] {
         for (alg, op) in [
             ("ml-dsa-65", "sign"),
             ("ml-dsa-65", "verify"),
@@ -323,4 +441,79 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
         }
     }
     assert!(!v["statistics"]["welch"].as_array().unwrap().is_empty());
+}
+
+/// With the `profile` feature: every measurement of pqlab's code has its per-kernel shares,
+/// which add up to at most 100 %, and the kernels that dominate each scheme are seen.
+#[cfg(feature = "profile")]
+#[test]
+fn the_profile_shares_are_present_and_sum_to_at_most_100_percent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, html) = (dir.path().join("p.json"), dir.path().join("p.html"));
+    let out = run(&[
+        "compare",
+        "--quick",
+        "--algs",
+        "ml-dsa-44,ml-kem-512,falcon-512",
+        "--json",
+        path_str(&json),
+        "--html",
+        path_str(&html),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("Profile: share of each operation's time per kernel"));
+    assert!(
+        std::fs::read_to_string(html)
+            .unwrap()
+            .contains("id=\"profile\"")
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let rows = v["profile"].as_array().unwrap();
+    let pqlab_rows = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["impl"] == "pqlab")
+        .count();
+    assert_eq!(rows.len(), pqlab_rows);
+    let share = |alg: &str, op: &str, kernel: &str| -> f64 {
+        let row = rows
+            .iter()
+            .find(|r| r["alg"] == alg && r["op"] == op && r["variant"].is_null())
+            .unwrap_or_else(|| panic!("no profile of {alg} {op}"));
+        row["shares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["kernel"] == kernel)
+            .map_or(0.0, |s| s["percent"].as_f64().unwrap())
+    };
+    for r in rows {
+        let sum: f64 = r["shares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["percent"].as_f64().unwrap())
+            .sum();
+        assert!(sum > 0.0 && sum <= 100.0 + 1e-9, "{r}");
+        let other = r["other_percent"].as_f64().unwrap();
+        assert!((sum + other - 100.0).abs() < 1e-6, "{r}");
+    }
+    for (alg, op, kernel) in [
+        ("ml-dsa-44", "sign", "keccak"),
+        ("ml-dsa-44", "sign", "ntt"),
+        ("ml-dsa-44", "verify", "intt"),
+        ("ml-kem-512", "encaps", "sampling"),
+        ("ml-kem-512", "decaps", "encoding"),
+        ("falcon-512", "sign", "fft"),
+        ("falcon-512", "sign", "ffsampling"),
+        ("falcon-512", "verify", "ntt"),
+    ] {
+        assert!(share(alg, op, kernel) > 0.0, "no {kernel} in {alg} {op}");
+    }
 }

@@ -28,18 +28,21 @@
 //! All strategies but [`PlainRem`] are constant time: no branch, memory index or division
 //! depends on the value reduced (only shifts, multiplications, additions).
 //!
-//! [`set_strategy`] selects, process-wide, which strategy the NTTs of [`crate::mldsa`] and
-//! [`crate::mlkem`] use (see [`Strategy`]); the generic transforms themselves are in
-//! [`ntt_mldsa`] and [`ntt_mlkem`].
+//! [`set_strategy`] selects, process-wide, which strategy the NTTs of [`crate::mldsa`],
+//! [`crate::mlkem`] and [`crate::falcon`] use (see [`Strategy`]); the generic transforms
+//! themselves are in [`ntt_mldsa`], [`ntt_mlkem`] and [`ntt_falcon`], built from the shared
+//! compile-time tables and plans of [`plan`].
 
 mod barrett;
 mod k2red;
 mod kred;
 mod kred_general;
 mod montgomery;
+pub mod ntt_falcon;
 pub mod ntt_mldsa;
 pub mod ntt_mlkem;
 mod plain;
+pub mod plan;
 
 pub use barrett::Barrett;
 pub use k2red::K2Red;
@@ -165,12 +168,14 @@ pub const fn prescale<S: Reduction>(x: i64) -> i64 {
     centre((x.rem_euclid(S::Q) * inv_mod(S::FACTOR, S::Q)) % S::Q, S::Q)
 }
 
-/// The strategies the ML-DSA and ML-KEM NTTs can run under.
+/// The strategies the ML-DSA, ML-KEM and Falcon (q = 12289) NTTs can run under.
 ///
 /// K-RED with a single application and the generalised K-RED are not offered here: one K-RED
 /// removes only m bits (13 for q = 8380417, 8 for q = 3329), so the product of a twiddle and a
 /// coefficient would not fit the coefficient type again (see [`KRed`]); the generalised form
-/// is for the 31-bit primes of Falcon's NTRU solver.
+/// is for the 31-bit primes of Falcon's NTRU solver: there, in [`crate::falcon_solver`],
+/// [`Strategy::K2Red`] selects the generalised K-RED (p = 2^31 - l0 with two steps, or
+/// p = k 2^11 + 1 with three), Montgomery uses R = 2^32, Barrett and `%` a run-time p.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Strategy {
@@ -216,7 +221,8 @@ impl Strategy {
 static STRATEGY: AtomicU8 = AtomicU8::new(Strategy::Montgomery as u8);
 
 /// Selects the reduction strategy of [`crate::mldsa::ntt`], [`crate::mldsa::inv_ntt_to_mont`],
-/// [`crate::mlkem::ntt`] and [`crate::mlkem::inv_ntt_to_mont`], **process-wide** (every thread
+/// [`crate::mlkem::ntt`], [`crate::mlkem::inv_ntt_to_mont`], [`crate::falcon::ntt`] and
+/// [`crate::falcon::intt`], **process-wide** (every thread
 /// sees it; it is read once per transform). The strategy is public, not secret. All strategies
 /// give results congruent mod q within the same output ranges, so switching between transforms
 /// of one computation is harmless; [`Strategy::PlainRem`] is variable-time and must not be
@@ -237,6 +243,8 @@ pub enum Modulus {
     MlDsa,
     /// q = 3329 (ML-KEM).
     MlKem,
+    /// q = 12289 (Falcon verification).
+    Falcon,
 }
 
 /// The bytes of precomputed tables (twiddles and scaling constants) the forward and inverse
@@ -245,6 +253,7 @@ pub fn table_bytes(s: Strategy, modulus: Modulus) -> usize {
     match modulus {
         Modulus::MlDsa => ntt_mldsa::table_bytes(s),
         Modulus::MlKem => ntt_mlkem::table_bytes(s),
+        Modulus::Falcon => ntt_falcon::table_bytes(s),
     }
 }
 

@@ -3,7 +3,8 @@
 //! here; with [`Mont`] the code computes exactly what the Montgomery reference does.
 //!
 //! Each strategy gets its own twiddle table, pre-scaled at compile time by the inverse of the
-//! strategy's factor ([`prescale`]), and a compile-time *plan* ([`Plan`]): from the strategy's
+//! strategy's factor ([`prescale`]), and a compile-time *plan* ([`Plan`], derived from [`SHAPE`]
+//! by the machinery shared with the other moduli in [`super::plan`]): from the strategy's
 //! stated output bound, a const fn follows the worst-case coefficient bound through the layers
 //! and inserts an extra [`reduce32`] pass over all 256 coefficients wherever the next layer
 //! would leave the `i32` range or the strategy's input range, and after the last layer where
@@ -14,8 +15,9 @@
 
 use core::marker::PhantomData;
 
+use super::plan::{Plan, Shape, forward_plan, inverse_plan, narrow_i32, twiddles};
 use super::{
-    Barrett, K2Red, Montgomery, PlainRem, Q_MLDSA, Reduction, Strategy, inv_mod, pow_mod, prescale,
+    Barrett, K2Red, Montgomery, PlainRem, Q_MLDSA, Reduction, Strategy, inv_mod, prescale,
 };
 use crate::mldsa::reduce32;
 
@@ -36,83 +38,21 @@ const ZMAX: i64 = (Q - 1) / 2;
 /// [`reduce32`] accepts a <= 2^31 - 2^22 - 1 and returns |r| <= 6283008.
 const PASS_IN_MAX: i64 = (1 << 31) - (1 << 22) - 1;
 const PASS_OUT_MAX: i64 = 6_283_008;
-const COEFF_MAX: i64 = i32::MAX as i64;
 
-/// Where a transform needs extra reduction passes, and the bound it guarantees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// A [`reduce32`] pass before layer i (layer 0 is the first of the eight).
-    pub pass_before: [bool; 8],
-    /// A [`reduce32`] pass after the last step.
-    pub pass_after: bool,
-    /// The worst-case |coefficient| of the output.
-    pub out_max: i64,
-}
-
-const fn forward_layer_ok<S: Reduction>(b: i64) -> bool {
-    ZMAX * b <= S::IN_MAX && b + S::RULE.out_bound(ZMAX * b) <= COEFF_MAX
-}
-
-const fn forward_plan<S: Reduction>() -> Plan {
-    let mut p = Plan {
-        pass_before: [false; 8],
-        pass_after: false,
-        out_max: 0,
-    };
-    let mut b = Q - 1;
-    let mut l = 0;
-    while l < 8 {
-        if !forward_layer_ok::<S>(b) {
-            assert!(b <= PASS_IN_MAX);
-            p.pass_before[l] = true;
-            b = PASS_OUT_MAX;
-            assert!(forward_layer_ok::<S>(b));
-        }
-        b += S::RULE.out_bound(ZMAX * b);
-        l += 1;
-    }
-    if b >= 9 * Q {
-        assert!(b <= PASS_IN_MAX);
-        p.pass_after = true;
-        b = PASS_OUT_MAX;
-    }
-    p.out_max = b;
-    p
-}
-
-const fn inverse_layer_ok<S: Reduction>(b: i64) -> bool {
-    2 * b <= COEFF_MAX && ZMAX * 2 * b <= S::IN_MAX && S::RULE.out_bound(ZMAX * 2 * b) <= COEFF_MAX
-}
-
-const fn inverse_plan<S: Reduction>(f: i64) -> Plan {
-    let mut p = Plan {
-        pass_before: [false; 8],
-        pass_after: false,
-        out_max: 0,
-    };
-    let mut b = Q - 1;
-    let mut l = 0;
-    while l < 8 {
-        if !inverse_layer_ok::<S>(b) {
-            assert!(b <= PASS_IN_MAX);
-            p.pass_before[l] = true;
-            b = PASS_OUT_MAX;
-            assert!(inverse_layer_ok::<S>(b));
-        }
-        let t = S::RULE.out_bound(ZMAX * 2 * b);
-        b = if t > 2 * b { t } else { 2 * b };
-        l += 1;
-    }
-    assert!(f.abs() * b <= S::IN_MAX);
-    b = S::RULE.out_bound(f.abs() * b);
-    if b >= Q {
-        assert!(b <= PASS_IN_MAX);
-        p.pass_after = true;
-        b = PASS_OUT_MAX;
-    }
-    p.out_max = b;
-    p
-}
+/// The shape of the transforms (FIPS 204 reference: `i32` coefficients, |in| < q, forward
+/// output below 9q, inverse output below q), for the plans of [`super::plan`].
+pub const SHAPE: Shape = Shape {
+    layers: 8,
+    zmax: ZMAX,
+    coeff_max: i32::MAX as i64,
+    pass_in_max: PASS_IN_MAX,
+    pass_out_max: PASS_OUT_MAX,
+    forward_in: Q - 1,
+    forward_out: 9 * Q,
+    inverse_in: Q - 1,
+    inverse_sums_reduced: false,
+    inverse_out: Q,
+};
 
 /// The precomputed tables and plans of strategy `S` (all evaluated at compile time).
 pub struct Tables<S>(PhantomData<S>);
@@ -122,37 +62,22 @@ impl<S: Reduction> Tables<S> {
     /// for `S`). Entry 0 is unused.
     pub const ZETAS: [i32; 256] = {
         assert!(S::Q == Q);
-        let mut z = [0i32; 256];
-        let mut k = 1;
-        while k < 256 {
-            z[k] = prescale::<S>(pow_mod(ZETA, (k as u8).reverse_bits() as u64, Q)) as i32;
-            k += 1;
-        }
+        let mut z = narrow_i32(twiddles::<S, 256>(ZETA, 8));
+        z[0] = 0;
         z
     };
     /// The final factor of the inverse: 256^-1 * 2^32 * FACTOR^-1 mod q, centred (the inverse
     /// transform returns its result times 2^32, as [`crate::mldsa::inv_ntt_to_mont`] promises).
     pub const F: i64 = prescale::<S>(inv_mod(256, Q) * ((1i64 << 32) % Q) % Q);
     /// The plan of the forward transform.
-    pub const FORWARD: Plan = forward_plan::<S>();
+    pub const FORWARD: Plan = forward_plan::<S>(SHAPE);
     /// The plan of the inverse transform.
-    pub const INVERSE: Plan = inverse_plan::<S>(Self::F);
+    pub const INVERSE: Plan = inverse_plan::<S>(SHAPE, Self::F);
     /// Whether the forward plan has a pass between layers (if not, the transform's loop has
     /// no check at all).
-    const FORWARD_ANY: bool = any(&Self::FORWARD.pass_before);
+    const FORWARD_ANY: bool = Self::FORWARD.any_between();
     /// Whether the inverse plan has a pass between layers.
-    const INVERSE_ANY: bool = any(&Self::INVERSE.pass_before);
-}
-
-const fn any(p: &[bool; 8]) -> bool {
-    let mut i = 0;
-    while i < p.len() {
-        if p[i] {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    const INVERSE_ANY: bool = Self::INVERSE.any_between();
 }
 
 #[inline(always)]
@@ -347,7 +272,7 @@ mod tests {
     fn montgomery_tables_and_plans_are_todays() {
         assert_eq!(Tables::<Mont>::ZETAS, ZETAS);
         assert_eq!(Tables::<Mont>::F, 41_978);
-        let none = [false; 8];
+        let none = [false; super::super::plan::MAX_LAYERS];
         assert_eq!(Tables::<Mont>::FORWARD.pass_before, none);
         const { assert!(!Tables::<Mont>::FORWARD.pass_after) };
         assert_eq!(Tables::<Mont>::INVERSE.pass_before, none);

@@ -3,7 +3,7 @@
 //! here; with [`Mont`] the code computes exactly what the Montgomery reference does.
 //!
 //! As in [`super::ntt_mldsa`], each strategy gets a twiddle table pre-scaled at compile time and
-//! a compile-time [`Plan`] that follows the worst-case coefficient bound through the layers,
+//! a compile-time [`Plan`] (from [`SHAPE`] and [`super::plan`]) that follows the worst-case coefficient bound through the layers,
 //! inserting a [`barrett_reduce`] pass wherever the next layer would leave `i16` or the
 //! strategy's input range, and after the inverse where the output would not be below q. The
 //! forward transform always ends with a Barrett pass (the contract of [`crate::mlkem::ntt`]);
@@ -11,8 +11,9 @@
 
 use core::marker::PhantomData;
 
+use super::plan::{Plan, Shape, forward_plan, inverse_plan, narrow_i16, twiddles};
 use super::{
-    Barrett, K2Red, Montgomery, PlainRem, Q_MLKEM, Reduction, Strategy, inv_mod, pow_mod, prescale,
+    Barrett, K2Red, Montgomery, PlainRem, Q_MLKEM, Reduction, Strategy, inv_mod, prescale,
 };
 use crate::mlkem::barrett_reduce;
 
@@ -36,76 +37,21 @@ const COEFF_MAX: i64 = i16::MAX as i64;
 // fits the 32-bit path of the strategies.
 const _: () = assert!(ZMAX * 2 * COEFF_MAX <= super::I32_IN_MAX);
 
-/// Where a transform needs extra reduction passes, and the bound it guarantees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// A [`barrett_reduce`] pass before layer i (layer 0 is the first of the seven).
-    pub pass_before: [bool; 7],
-    /// A [`barrett_reduce`] pass after the last step.
-    pub pass_after: bool,
-    /// The worst-case |coefficient| of the output.
-    pub out_max: i64,
-}
-
-const fn forward_layer_ok<S: Reduction>(b: i64) -> bool {
-    ZMAX * b <= S::IN_MAX && b + S::RULE.out_bound(ZMAX * b) <= COEFF_MAX
-}
-
-const fn forward_plan<S: Reduction>() -> Plan {
-    let mut p = Plan {
-        pass_before: [false; 7],
-        pass_after: true,
-        out_max: PASS_OUT_MAX,
-    };
-    // Input: |in| < 2q.
-    let mut b = 2 * Q - 1;
-    let mut l = 0;
-    while l < 7 {
-        if !forward_layer_ok::<S>(b) {
-            p.pass_before[l] = true;
-            b = PASS_OUT_MAX;
-            assert!(forward_layer_ok::<S>(b));
-        }
-        b += S::RULE.out_bound(ZMAX * b);
-        l += 1;
-    }
-    p
-}
-
-const fn inverse_layer_ok<S: Reduction>(b: i64) -> bool {
-    2 * b <= COEFF_MAX && ZMAX * 2 * b <= S::IN_MAX && S::RULE.out_bound(ZMAX * 2 * b) <= COEFF_MAX
-}
-
-const fn inverse_plan<S: Reduction>(f: i64) -> Plan {
-    let mut p = Plan {
-        pass_before: [false; 7],
-        pass_after: false,
-        out_max: 0,
-    };
-    // Input: |in| < 2^14.
-    let mut b = (1 << 14) - 1;
-    let mut l = 0;
-    while l < 7 {
-        if !inverse_layer_ok::<S>(b) {
-            p.pass_before[l] = true;
-            b = PASS_OUT_MAX;
-            assert!(inverse_layer_ok::<S>(b));
-        }
-        // The sums are Barrett-reduced; the differences are multiplied by a twiddle.
-        let t = S::RULE.out_bound(ZMAX * 2 * b);
-        b = if t > PASS_OUT_MAX { t } else { PASS_OUT_MAX };
-        l += 1;
-    }
-    assert!(f.abs() * b <= S::IN_MAX);
-    b = S::RULE.out_bound(f.abs() * b);
-    assert!(b <= COEFF_MAX);
-    if b >= Q {
-        p.pass_after = true;
-        b = PASS_OUT_MAX;
-    }
-    p.out_max = b;
-    p
-}
+/// The shape of the transforms (FIPS 203 reference: `i16` coefficients; forward from |in| < 2q,
+/// always ending with a Barrett pass; inverse from |in| < 2^14, Barrett-reducing the sums, output
+/// below q), for the plans of [`super::plan`].
+pub const SHAPE: Shape = Shape {
+    layers: 7,
+    zmax: ZMAX,
+    coeff_max: COEFF_MAX,
+    pass_in_max: COEFF_MAX,
+    pass_out_max: PASS_OUT_MAX,
+    forward_in: 2 * Q - 1,
+    forward_out: 0,
+    inverse_in: (1 << 14) - 1,
+    inverse_sums_reduced: true,
+    inverse_out: Q,
+};
 
 /// The precomputed tables and plans of strategy `S` (all evaluated at compile time).
 pub struct Tables<S>(PhantomData<S>);
@@ -115,37 +61,20 @@ impl<S: Reduction> Tables<S> {
     /// pre-scaled for `S`).
     pub const ZETAS: [i16; 128] = {
         assert!(S::Q == Q);
-        let mut z = [0i16; 128];
-        let mut k = 0;
-        while k < 128 {
-            z[k] = prescale::<S>(pow_mod(ZETA, ((k as u8).reverse_bits() >> 1) as u64, Q)) as i16;
-            k += 1;
-        }
-        z
+        narrow_i16(twiddles::<S, 128>(ZETA, 7))
     };
     /// The final factor of the inverse: 128^-1 * 2^16 * FACTOR^-1 mod q, centred (Algorithm 10,
     /// line 14, times the 2^16 that [`crate::mlkem::inv_ntt_to_mont`] promises).
     pub const F: i64 = prescale::<S>(inv_mod(128, Q) * ((1i64 << 16) % Q) % Q);
     /// The plan of the forward transform.
-    pub const FORWARD: Plan = forward_plan::<S>();
+    pub const FORWARD: Plan = forward_plan::<S>(SHAPE);
     /// The plan of the inverse transform.
-    pub const INVERSE: Plan = inverse_plan::<S>(Self::F);
+    pub const INVERSE: Plan = inverse_plan::<S>(SHAPE, Self::F);
     /// Whether the forward plan has a pass between layers (if not, the transform's loop has
     /// no check at all).
-    const FORWARD_ANY: bool = any(&Self::FORWARD.pass_before);
+    const FORWARD_ANY: bool = Self::FORWARD.any_between();
     /// Whether the inverse plan has a pass between layers.
-    const INVERSE_ANY: bool = any(&Self::INVERSE.pass_before);
-}
-
-const fn any(p: &[bool; 7]) -> bool {
-    let mut i = 0;
-    while i < p.len() {
-        if p[i] {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    const INVERSE_ANY: bool = Self::INVERSE.any_between();
 }
 
 #[inline(always)]
@@ -335,7 +264,7 @@ mod tests {
     fn montgomery_tables_and_plans_are_todays() {
         assert_eq!(Tables::<Mont>::ZETAS, ZETAS);
         assert_eq!(Tables::<Mont>::F, 1441);
-        let none = [false; 7];
+        let none = [false; super::super::plan::MAX_LAYERS];
         assert_eq!(Tables::<Mont>::FORWARD.pass_before, none);
         assert_eq!(Tables::<Mont>::INVERSE.pass_before, none);
         const { assert!(!Tables::<Mont>::INVERSE.pass_after) };

@@ -245,10 +245,10 @@ fn by_length(title: &str, lines: &[(String, Vec<(f64, f64)>)]) -> Result<String,
 }
 
 fn name(r: &ResultRow) -> String {
-    if r.implementation == "pqlab" {
-        r.alg.clone()
-    } else {
-        format!("{} ({})", r.alg, r.implementation)
+    match (r.implementation.as_str(), &r.variant) {
+        ("pqlab", None) => r.alg.clone(),
+        ("pqlab", Some(v)) => format!("{} ({v})", r.alg),
+        (imp, _) => format!("{} ({imp})", r.alg),
     }
 }
 
@@ -314,8 +314,12 @@ pub fn all(r: &Report) -> Result<Vec<Chart>, LabError> {
             && !x.sample_ns.is_empty()
     }) {
         let us: Vec<f64> = x.sample_ns.iter().map(|v| v / 1000.0).collect();
+        let variant = x
+            .variant
+            .as_ref()
+            .map_or(String::new(), |v| format!("-{}", v.replace(' ', "-")));
         charts.push(Chart {
-            id: format!("chart-sign-histogram-{}", x.alg),
+            id: format!("chart-sign-histogram-{}{variant}", x.alg),
             title: format!(
                 "{} signing-time histogram ({} signatures; rejection sampling makes it multimodal)",
                 x.alg,
@@ -351,7 +355,11 @@ pub fn all(r: &Report) -> Result<Vec<Chart>, LabError> {
     let mut ratios = Vec::new();
     for x in r.results.iter().filter(|x| x.implementation != "pqlab") {
         let ours = r.results.iter().find(|o| {
-            o.implementation == "pqlab" && o.alg == x.alg && o.op == x.op && o.msg_len == x.msg_len
+            o.implementation == "pqlab"
+                && o.variant.is_none()
+                && o.alg == x.alg
+                && o.op == x.op
+                && o.msg_len == x.msg_len
         });
         if let Some(o) = ours {
             if x.msg_len.is_none() || x.msg_len == first {

@@ -1,9 +1,10 @@
-//! The CSV report: one row per measurement, with a header line.
+//! The CSV report: one row per measurement, with a header line (the last column, `variant`, is
+//! `expanded-key` for Falcon signing with an expanded key and empty otherwise).
 
 use crate::run::Report;
 
 const HEADER: &str = "impl,alg,op,msg_len,iterations,median_ns,mean_ns,sd_ns,cv,p05_ns,p95_ns,\
-                      min_ns,max_ns,median_cycles,stack_bytes,heap_bytes,alloc_count,energy_j";
+                      min_ns,max_ns,median_cycles,stack_bytes,heap_bytes,alloc_count,energy_j,variant";
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
@@ -34,6 +35,7 @@ pub fn to_csv(report: &Report) -> String {
             opt(r.heap_bytes),
             opt(r.alloc_count),
             opt(r.energy_j),
+            r.variant.clone().unwrap_or_default().replace(' ', "-"),
         ];
         out.push_str(&row.join(","));
         out.push('\n');

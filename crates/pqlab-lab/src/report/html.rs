@@ -68,7 +68,7 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&x.implementation),
+            esc(&super::impl_label(x)),
             esc(&x.alg),
             x.op.name(),
             x.msg_len.map_or("-".into(), |v| v.to_string()),
@@ -83,7 +83,10 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
                 .map_or("-".into(), |t| format!("{:.3}", t.p_value)),
         );
     }
-    h.push_str("</table><h2>Charts</h2>");
+    h.push_str("</table>");
+    tables_and_profile(r, &mut h);
+    h.push_str(&super::reductions::html(r));
+    h.push_str("<h2>Charts</h2>");
     for c in &charts {
         let _ = write!(
             h,
@@ -104,4 +107,64 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
 /// The ids of the charts a report's page holds (for tests).
 pub fn chart_ids(r: &Report) -> Result<Vec<String>, LabError> {
     Ok(charts::all(r)?.into_iter().map(|c| c.id).collect())
+}
+
+/// The precomputed tables and, in a profile build, the per-kernel profile.
+fn tables_and_profile(r: &Report, h: &mut String) {
+    h.push_str(
+        "<h2>Precomputed tables</h2><table id=\"static-tables\"><tr><th>algorithm</th>\
+         <th>table</th><th>crate</th><th>bytes</th></tr>",
+    );
+    for a in &r.static_tables {
+        for t in &a.tables {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&a.alg),
+                esc(t.name),
+                esc(t.krate),
+                t.bytes
+            );
+        }
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>total</td><td></td><td>{}</td></tr>",
+            esc(&a.alg),
+            a.total_bytes
+        );
+    }
+    h.push_str("</table>");
+    let Some(rows) = &r.profile else {
+        return;
+    };
+    let kernels = pqlab_profile::Kernel::ALL.map(|k| k.name());
+    h.push_str(
+        "<h2>Profile</h2><p class=\"note\">Share of each operation's time-stamp-counter ticks \
+         spent in each kernel (self time), percent; a profile build, so the hooks' own cost is \
+         included.</p><table id=\"profile\"><tr><th>algorithm</th><th>op</th>",
+    );
+    for k in kernels {
+        let _ = write!(h, "<th>{k}</th>");
+    }
+    h.push_str("<th>other</th></tr>");
+    for p in rows {
+        let mut op = p.op.name().to_string();
+        if let Some(l) = p.msg_len {
+            op.push_str(&format!(" {l} B"));
+        }
+        if let Some(v) = &p.variant {
+            op.push_str(&format!(" [{v}]"));
+        }
+        let _ = write!(h, "<tr><td>{}</td><td>{}</td>", esc(&p.alg), esc(&op));
+        for k in kernels {
+            let cell = p
+                .shares
+                .iter()
+                .find(|s| s.kernel == k)
+                .map_or("-".into(), |s| format!("{:.1}", s.percent));
+            let _ = write!(h, "<td>{cell}</td>");
+        }
+        let _ = write!(h, "<td>{:.1}</td></tr>", p.other_percent);
+    }
+    h.push_str("</table>");
 }

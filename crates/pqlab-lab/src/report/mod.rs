@@ -2,8 +2,11 @@
 
 mod charts;
 pub mod csv;
+pub mod handshake;
 pub mod html;
 pub mod json;
+pub mod reductions;
+mod sections;
 pub mod text;
 
 /// Microseconds, from nanoseconds, for tables.
@@ -15,5 +18,13 @@ pub(crate) fn us(ns: f64) -> String {
         format!("{v:.1}")
     } else {
         format!("{v:.2}")
+    }
+}
+
+/// The implementation of a measurement as tables show it: `pqlab [expanded key]` for a variant.
+pub(crate) fn impl_label(r: &crate::run::ResultRow) -> String {
+    match &r.variant {
+        Some(v) => format!("{} [{v}]", r.implementation),
+        None => r.implementation.clone(),
     }
 }

@@ -9,20 +9,20 @@ use crate::registry::Op;
 use crate::run::{Report, ResultRow};
 
 /// A plain text table with right-aligned columns after the first two.
-struct Table {
-    head: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub(super) struct Table {
+    pub(super) head: Vec<String>,
+    pub(super) rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    fn new(head: &[&str]) -> Table {
+    pub(super) fn new(head: &[&str]) -> Table {
         Table {
             head: head.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
         }
     }
 
-    fn render(&self, title: &str, out: &mut String) {
+    pub(super) fn render(&self, title: &str, out: &mut String) {
         if self.rows.is_empty() {
             return;
         }
@@ -62,7 +62,11 @@ fn find<'a>(
     msg_len: Option<usize>,
 ) -> Option<&'a ResultRow> {
     r.results.iter().find(|x| {
-        x.implementation == implementation && x.alg == alg && x.op == op && x.msg_len == msg_len
+        x.implementation == implementation
+            && x.alg == alg
+            && x.op == op
+            && x.msg_len == msg_len
+            && x.variant.is_none()
     })
 }
 
@@ -73,7 +77,7 @@ fn cell(row: Option<&ResultRow>) -> String {
 /// The (implementation, algorithm) pairs measured, in report order.
 fn pairs(r: &Report) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = Vec::new();
-    for x in &r.results {
+    for x in r.results.iter().filter(|x| x.variant.is_none()) {
         let p = (x.implementation.clone(), x.alg.clone());
         if !v.contains(&p) {
             v.push(p);
@@ -130,13 +134,17 @@ pub fn summary(r: &Report) -> String {
             s.implementation.clone(),
             s.public_key.to_string(),
             s.secret_key.to_string(),
-            s.signature
-                .or(s.ciphertext)
-                .map_or("-".into(), |v| v.to_string()),
+            match (s.signature.or(s.ciphertext), s.signature_mean) {
+                (Some(max), Some(mean)) => format!("{max} (mean {mean:.0})"),
+                (v, _) => v.map_or("-".into(), |v| v.to_string()),
+            },
             s.public_plus_output.to_string(),
         ]);
     }
-    sizes.render("Sizes (bytes)", &mut out);
+    sizes.render(
+        "Sizes (bytes); where signatures vary in length: the longest made, and the mean",
+        &mut out,
+    );
 
     let first = r.config.msg_sizes.first().copied();
     let mut sig = Table::new(&[
@@ -298,7 +306,7 @@ pub fn summary(r: &Report) -> String {
         }
         mem.rows.push(vec![
             x.alg.clone(),
-            x.implementation.clone(),
+            super::impl_label(x),
             x.op.name().to_string(),
             x.stack_bytes.map_or("-".into(), |v| v.to_string()),
             x.heap_bytes.map_or("-".into(), |v| v.to_string()),
@@ -320,7 +328,7 @@ pub fn summary(r: &Report) -> String {
             if let (Some(j), Some(n)) = (x.energy_j, x.ops_per_battery) {
                 t.rows.push(vec![
                     x.alg.clone(),
-                    x.implementation.clone(),
+                    super::impl_label(x),
                     x.op.name().to_string(),
                     format!("{:.2}", j * 1e6),
                     format!("{n:.3e}"),
@@ -335,6 +343,8 @@ pub fn summary(r: &Report) -> String {
             &mut out,
         );
     }
+
+    super::sections::all(r, &mut out);
 
     let mut st = Table::new(&["a", "b", "median a/b", "Welch t", "p"]);
     for c in &r.statistics.welch {

@@ -4,17 +4,71 @@
 
 use std::sync::{Arc, OnceLock};
 
-use pqlab_tls::cert::{CertAlg, CertChain, generate_chain};
+use pqlab_tls::cert::{CertAlg, CertChain, Keypair, generate_chain, generate_chain_with_keys};
 use pqlab_tls::rustls::crypto::{ActiveKeyExchange, SharedSecret, SupportedKxGroup};
 use pqlab_tls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use pqlab_tls::rustls::{self, ClientConnection, NamedGroup, ServerConnection};
 use pqlab_tls::{kx, net, provider, provider_with_groups};
 
-/// One chain per algorithm, made once per test binary.
-pub fn chain(alg: CertAlg) -> &'static CertChain {
-    static CHAINS: [OnceLock<CertChain>; 4] = [const { OnceLock::new() }; 4];
+/// One chain per algorithm, made once per test binary. Falcon chains use the keys of the NIST
+/// KAT file (records 0 and 1: CA and leaf), so that they do not depend on key generation;
+/// `None` when the vector folder is missing (the test then skips, except under CI).
+pub fn try_chain(alg: CertAlg) -> Option<&'static CertChain> {
+    static CHAINS: [OnceLock<Option<CertChain>>; CertAlg::ALL.len()] =
+        [const { OnceLock::new() }; CertAlg::ALL.len()];
     let i = CertAlg::ALL.iter().position(|(_, a)| *a == alg).unwrap();
-    CHAINS[i].get_or_init(|| generate_chain(alg, &["localhost".to_string()]).unwrap())
+    CHAINS[i]
+        .get_or_init(|| {
+            let sans = ["localhost".to_string()];
+            let kat = match alg {
+                CertAlg::Falcon512 => "falcon-kat/falcon512-KAT.rsp",
+                CertAlg::Falcon1024 => "falcon-kat/falcon1024-KAT.rsp",
+                _ => return Some(generate_chain(alg, &sans).unwrap()),
+            };
+            let [ca, leaf] = kat_falcon_pkcs8(kat)?;
+            let ca = Keypair::from_pkcs8_der(&ca).unwrap();
+            let leaf = Keypair::from_pkcs8_der(&leaf).unwrap();
+            Some(generate_chain_with_keys(ca, leaf, &sans).unwrap())
+        })
+        .as_ref()
+}
+
+/// [`try_chain`] for algorithms whose chain is always there (all but Falcon).
+pub fn chain(alg: CertAlg) -> &'static CertChain {
+    try_chain(alg).expect("no chain")
+}
+
+/// The first two secret keys of a Falcon KAT file as PKCS#8 (the secret key alone in the
+/// inner OCTET STRING; the OID from the key's header byte).
+pub fn kat_falcon_pkcs8(rel: &str) -> Option<[Vec<u8>; 2]> {
+    let dir = pqlab_testutil::vectors::vectors_dir()?;
+    let text = pqlab_testutil::vectors::load_text(&dir, rel);
+    let keys: Vec<Vec<u8>> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("sk = "))
+        .take(2)
+        .map(|h| {
+            let sk = pqlab_testutil::vectors::unhex(h);
+            let oid = match sk[0] {
+                0x59 => pqlab_tls::falcon::OID_FALCON_512,
+                0x5a => pqlab_tls::falcon::OID_FALCON_1024,
+                other => panic!("{rel}: secret key header {other:#x}"),
+            };
+            let inner = der_octet_string(&sk);
+            pqlab_tls::pkcs8::encode_pkcs8(oid, &inner)
+                .unwrap()
+                .to_vec()
+        })
+        .collect();
+    Some([keys[0].clone(), keys[1].clone()])
+}
+
+/// DER OCTET STRING around `b` (long form length).
+pub fn der_octet_string(b: &[u8]) -> Vec<u8> {
+    let len = b.len();
+    let mut out = vec![0x04, 0x82, (len >> 8) as u8, len as u8];
+    out.extend_from_slice(b);
+    out
 }
 
 /// The leaf certificate and its key, as rustls wants them.

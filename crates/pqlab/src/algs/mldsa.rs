@@ -86,6 +86,7 @@ impl<P: ParameterSet> Adapter for MlDsa<P> {
             secret_key_len: P::SK_LEN,
             seed_len: 32,
             signature_len: Some(P::SIG_LEN),
+            signature_len_is_max: false,
             ciphertext_len: None,
         }
     }

@@ -97,6 +97,7 @@ impl<P: ParameterSet> Adapter for MlKem<P> {
             secret_key_len: P::DK_LEN,
             seed_len: SEED_LEN,
             signature_len: None,
+            signature_len_is_max: false,
             ciphertext_len: Some(P::CT_LEN),
         }
     }

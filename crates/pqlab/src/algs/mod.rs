@@ -9,6 +9,7 @@
 //! seeds, expanded keys, public keys) is then the same generic code for every scheme. Add one
 //! line to [`ALGORITHMS`] and the commands, key files and `pqlab list` know it.
 
+mod falcon;
 mod mldsa;
 mod mlkem;
 
@@ -99,8 +100,11 @@ pub struct Info {
     pub secret_key_len: usize,
     /// Length of the seed the key pair is derived from.
     pub seed_len: usize,
-    /// Length of a signature (signature schemes only).
+    /// Length of a signature (signature schemes only); the largest length where
+    /// [`Info::signature_len_is_max`] says that signatures vary (Falcon).
     pub signature_len: Option<usize>,
+    /// Whether signatures vary in length, [`Info::signature_len`] being the largest.
+    pub signature_len_is_max: bool,
     /// Length of a ciphertext (KEMs only).
     pub ciphertext_len: Option<usize>,
 }
@@ -282,6 +286,13 @@ pub trait SignatureScheme {
         deterministic: bool,
     ) -> Result<Vec<u8>, String>;
 
+    /// Checks that `sig` is a well-formed signature encoding (for schemes whose signatures
+    /// have a structure beyond their length, such as Falcon's compressed s2), so that a
+    /// malformed signature file is an input error rather than an invalid signature.
+    fn check_signature(&self, _sig: &[u8]) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Verifies `sig` on `msg`: `Ok(true)` if it is valid, `Ok(false)` if not. The key and
     /// signature have the lengths of [`Info`] (the caller checks them first).
     fn verify(
@@ -310,6 +321,8 @@ pub static ALGORITHMS: &[&dyn Algorithm] = &[
     &mldsa::ML_DSA_44,
     &mldsa::ML_DSA_65,
     &mldsa::ML_DSA_87,
+    &falcon::FALCON_512,
+    &falcon::FALCON_1024,
     &mlkem::ML_KEM_512,
     &mlkem::ML_KEM_768,
     &mlkem::ML_KEM_1024,
@@ -360,7 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn sizes_match_fips_204_and_203() {
+    fn sizes_match_fips_204_and_203_and_falcon_round_3() {
         let sizes: Vec<_> = ALGORITHMS
             .iter()
             .map(|a| {
@@ -383,6 +396,8 @@ mod tests {
                 ("ml-dsa-44", sig, 1312, 2560, 32, Some(2420), None),
                 ("ml-dsa-65", sig, 1952, 4032, 32, Some(3309), None),
                 ("ml-dsa-87", sig, 2592, 4896, 32, Some(4627), None),
+                ("falcon-512", sig, 897, 1281, 48, Some(688), None),
+                ("falcon-1024", sig, 1793, 2305, 48, Some(1328), None),
                 ("ml-kem-512", kem, 800, 1632, 64, None, Some(768)),
                 ("ml-kem-768", kem, 1184, 2400, 64, None, Some(1088)),
                 ("ml-kem-1024", kem, 1568, 3168, 64, None, Some(1568)),

@@ -1,12 +1,18 @@
 //! Other implementations, measured beside pqlab's with the `peers` feature:
 //!
 //! * `rustcrypto`: RustCrypto's `ml-dsa` and `ml-kem` crates (pure Rust);
-//! * `pqcrypto`: `pqcrypto-mldsa` and `pqcrypto-mlkem`, PQClean's C code (the portable
-//!   `clean` variants, or AVX2 where the crate picks it).
+//! * `pqcrypto`: `pqcrypto-mldsa`, `pqcrypto-mlkem` and `pqcrypto-falcon`, PQClean's C code
+//!   (the portable `clean` variants, or AVX2 where the crate picks it);
+//! * `libcrux`: Cryspen's formally verified `libcrux-ml-dsa` and `libcrux-ml-kem`
+//!   ([`libcrux`]);
+//! * `fn-dsa`: Thomas Pornin's `fn-dsa` crate, FN-DSA as the draft stands ([`falcon`]).
 //!
 //! Each peer goes through the same cross-check as any other before it is timed (`check.rs`).
 //! Secret keys stay in each peer's own form (RustCrypto: the seed); only public keys,
 //! signatures and ciphertexts cross between implementations.
+
+pub(crate) mod falcon;
+mod libcrux;
 
 use getrandom::SysRng;
 use ml_dsa as rcdsa;
@@ -21,11 +27,11 @@ use crate::registry::{
     Verifier,
 };
 
-fn bad(what: &str) -> LabError {
+pub(crate) fn bad(what: &str) -> LabError {
     LabError::Implementation(format!("malformed {what}"))
 }
 
-fn seed<const N: usize>() -> Result<[u8; N], LabError> {
+pub(crate) fn seed<const N: usize>() -> Result<[u8; N], LabError> {
     let mut s = [0u8; N];
     getrandom::fill(&mut s).map_err(|e| LabError::Implementation(format!("OS randomness: {e}")))?;
     Ok(s)
@@ -337,4 +343,8 @@ pub(crate) fn entries() -> Vec<Entry> {
         Entry::Kem(&RcKem1024),
         Entry::Kem(&PqcKem1024),
     ]
+    .into_iter()
+    .chain(falcon::entries())
+    .chain(libcrux::entries())
+    .collect()
 }

@@ -1,0 +1,482 @@
+//! The reduction-strategy study of `pqlab compare --reductions`: for each module, the forward
+//! NTT, the inverse NTT and the whole operation under every modular-reduction strategy of
+//! `pqlab_arith::reduce` (selected process-wide with `set_strategy`), in time-stamp-counter
+//! ticks (median over many calls), the change against Montgomery, and the bytes of
+//! precomputed tables per strategy. It follows the layout of the Falcon study that replaced
+//! Montgomery reduction by K2-RED in Falcon's NTTs (Falcon-1024 on a Celeron N4000: forward NTT
+//! -14 %, inverse -10 %, verification -7 %; key generation -12 %, -9 %, -4 %), so that this
+//! machine's figures can be set beside those.
+//!
+//! Modules and operations:
+//!
+//! * `falcon-512 verify`, `falcon-1024 verify`: the q = 12289 NTT and inverse NTT
+//!   (`pqlab_arith::reduce::ntt_falcon`), and Falcon verification of an encoded signature.
+//! * `falcon-512 keygen`, `falcon-1024 keygen`: the NTTs modulo an NTRU-solver prime
+//!   (`pqlab_arith::falcon_solver`, PRIMES\[1\] = 2147389441: its generalised K-RED takes 3
+//!   steps, like 509 of the 522 primes), n = 512 and 1024; the "k2-red" strategy is the
+//!   generalised K-RED there. The whole key generation is reported as not available while
+//!   Falcon key generation does not run its NTTs through the strategies.
+//! * `ml-dsa-65`: the q = 8380417 NTTs and ML-DSA-65 verification (32-byte message).
+//! * `ml-kem-768`: the q = 3329 NTTs and ML-KEM-768 decapsulation.
+//!
+//! Strategies are measured interleaved (rounds of a batch per strategy) so that drift on a
+//! shared machine spreads over all of them; the process-wide strategy is restored to
+//! Montgomery at the end.
+
+use std::cell::RefCell;
+
+use pqlab_arith::falcon_solver::{self, KRed11x3, KRedPm2, ModMul, Twiddles};
+use pqlab_arith::reduce::{self, Modulus, Strategy, ntt_falcon, ntt_mldsa, ntt_mlkem};
+use pqlab_falcon::{Signature, VerifyingKey};
+use pqlab_mldsa::MlDsa65;
+use pqlab_mlkem::MlKem768;
+
+use crate::LabError;
+use crate::machine::Machine;
+use crate::measure::{self, Sample};
+use crate::run::{Config, ConfigRecord, Progress, Report, Statistics};
+
+/// The value of the whole-operation cell where it cannot be measured yet.
+pub const KEYGEN_NA: &str = "n/a (keygen not strategy-generic)";
+
+/// The Falcon study's figures (Falcon-1024, Celeron N4000, K2-RED against Montgomery, %):
+/// (module, forward NTT, inverse NTT, whole operation).
+pub const STUDY: [(&str, f64, f64, f64); 2] = [
+    ("falcon-1024 verify", -14.0, -10.0, -7.0),
+    ("falcon-1024 keygen", -12.0, -9.0, -4.0),
+];
+
+/// One module under one strategy.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ReductionRow {
+    /// The module (`falcon-512 verify`, `falcon-1024 keygen`, `ml-dsa-65`, `ml-kem-768`, ...).
+    pub module: String,
+    /// The whole operation measured (`verify`, `decaps`, `keygen`).
+    pub op: String,
+    /// The strategy (`montgomery`, `barrett`, `k2-red`, `plain-%`).
+    pub strategy: String,
+    /// What the strategy is for this modulus (parameters).
+    pub reduction: String,
+    /// Median TSC ticks of the forward NTT (one polynomial).
+    pub ntt_cycles: Option<f64>,
+    /// Median TSC ticks of the inverse NTT.
+    pub intt_cycles: Option<f64>,
+    /// Median TSC ticks of the whole operation; absent where it is not measured (`note`).
+    pub op_cycles: Option<f64>,
+    /// Median nanoseconds of the forward NTT.
+    pub ntt_ns: f64,
+    /// Median nanoseconds of the inverse NTT.
+    pub intt_ns: f64,
+    /// Median nanoseconds of the whole operation.
+    pub op_ns: Option<f64>,
+    /// Change of the forward NTT against Montgomery, % (negative: faster).
+    pub ntt_change_pct: Option<f64>,
+    /// Change of the inverse NTT against Montgomery, %.
+    pub intt_change_pct: Option<f64>,
+    /// Change of the whole operation against Montgomery, %.
+    pub op_change_pct: Option<f64>,
+    /// Bytes of precomputed tables (twiddles, scaling factors, per-prime constants).
+    pub table_bytes: usize,
+    /// Whether the strategy is constant time (`plain-%` is not: benchmark only).
+    pub constant_time: bool,
+    /// What a reader must know about the row.
+    pub note: Option<String>,
+}
+
+/// Medians (TSC ticks if any, ns) of one cell per strategy, in [`Strategy::ALL`] order.
+type Cell = [(Option<f64>, f64); 4];
+
+/// Measures `f(s, warmup, calls)` for every strategy in `rounds` interleaved rounds of
+/// `per_round` timed calls, with the strategy selected process-wide: `warmup` untimed calls in
+/// the first round, one before each later batch. The rounds are short (one to four calls) so
+/// that load changes on a shared machine hit every strategy alike.
+fn interleaved(
+    rounds: usize,
+    warmup: usize,
+    per_round: usize,
+    mut f: impl FnMut(Strategy, usize, usize) -> Result<Sample, LabError>,
+) -> Result<Cell, LabError> {
+    let mut all: [Sample; 4] = Default::default();
+    for r in 0..rounds {
+        // Rotate the order so that no strategy always runs first after another cell.
+        for j in 0..4 {
+            let i = (r + j) % 4;
+            let s = Strategy::ALL[i];
+            reduce::set_strategy(s);
+            let x = f(s, if r == 0 { warmup } else { 1 }, per_round);
+            reduce::set_strategy(Strategy::Montgomery);
+            let x = x?;
+            all[i].ns.extend(x.ns);
+            all[i].cycles.extend(x.cycles);
+        }
+    }
+    Ok(all.map(|s| {
+        let m = measure::Summary::of(&s);
+        (m.median_cycles, m.median_ns)
+    }))
+}
+
+/// Times `op` on a fresh copy of `input` per call (the copy is untimed).
+fn time_in_place<T: Copy>(
+    warmup: usize,
+    n: usize,
+    input: &T,
+    mut op: impl FnMut(&mut T),
+) -> Result<Sample, LabError> {
+    let buf = RefCell::new(*input);
+    measure::time(
+        warmup,
+        n,
+        |_| {
+            *buf.borrow_mut() = *input;
+            Ok(())
+        },
+        |()| {
+            op(&mut buf.borrow_mut());
+            Ok(())
+        },
+    )
+}
+
+fn random_bytes(n: usize) -> Result<Vec<u8>, LabError> {
+    let mut v = vec![0u8; n];
+    getrandom::fill(&mut v).map_err(|e| LabError::Implementation(format!("OS randomness: {e}")))?;
+    Ok(v)
+}
+
+/// Uniform values below `bound` from OS randomness (public test inputs).
+fn uniform(n: usize, bound: u32) -> Result<Vec<u32>, LabError> {
+    let b = random_bytes(4 * n)?;
+    Ok(b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) % bound)
+        .collect())
+}
+
+fn lib_err(e: impl core::fmt::Display) -> LabError {
+    LabError::Implementation(e.to_string())
+}
+
+/// What one module measured: the three cells and how to describe the rows.
+struct Module {
+    module: String,
+    op: &'static str,
+    ntt: Cell,
+    intt: Cell,
+    whole: Option<Cell>,
+    note: Option<String>,
+    reduction: fn(Strategy) -> String,
+    table_bytes: fn(Strategy) -> usize,
+}
+
+/// How many timed calls: `rounds` = the configured iterations, one whole operation and four
+/// NTTs per strategy and round (NTTs are cheap: four times as many calls).
+struct Counts {
+    rounds: usize,
+    warmup: usize,
+    op: usize,
+    ntt: usize,
+}
+
+impl Counts {
+    fn of(c: &Config) -> Counts {
+        Counts {
+            rounds: c.iterations.max(1),
+            warmup: c.warmup.max(1),
+            op: 1,
+            ntt: 4,
+        }
+    }
+}
+
+/// A Falcon public key (random h: uniform mod q like a real one) and a well-formed signature
+/// (random s2 with |s2\[i\]| < 128). Verification does all of its work on them (decoding,
+/// HashToPoint, NTT, product, inverse NTT, norm) and rejects at the final norm check, in the
+/// same time as an accepted signature; an accepted one needs a Falcon signing key, which needs
+/// key generation.
+fn falcon_inputs<const N: usize>() -> Result<(VerifyingKey<N>, Vec<u8>, Vec<u8>), LabError> {
+    let logn = N.trailing_zeros() as u8;
+    let h = uniform(N, 12289)?;
+    let mut pk = vec![logn];
+    let (mut acc, mut bits) = (0u32, 0);
+    for &x in &h {
+        acc = (acc << 14) | x;
+        bits += 14;
+        while bits >= 8 {
+            bits -= 8;
+            pk.push((acc >> bits) as u8);
+        }
+    }
+    let vk = VerifyingKey::<N>::decode(&pk).map_err(lib_err)?;
+    let r = random_bytes(40 + N)?;
+    let mut nonce = [0u8; 40];
+    nonce.copy_from_slice(&r[..40]);
+    let s2: [i16; N] = core::array::from_fn(|i| i16::from(r[40 + i] as i8));
+    let mut sig = vec![0u8; Signature::<N>::MAX_LEN];
+    let len = Signature::<N>::from_parts(nonce, s2)
+        .encode(&mut sig)
+        .map_err(lib_err)?;
+    sig.truncate(len);
+    Ok((vk, random_bytes(32)?, sig))
+}
+
+fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
+    let a: [u16; N] = {
+        let v = uniform(N, 12289)?;
+        core::array::from_fn(|i| v[i] as u16)
+    };
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_falcon::ntt(s, x))
+    })?;
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_falcon::intt(s, x))
+    })?;
+    let (vk, msg, sig) = falcon_inputs::<N>()?;
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+        measure::time(
+            w,
+            n,
+            |_| Ok(()),
+            |()| {
+                // Rejected at the norm check (see `falcon_inputs`); the work is all done.
+                let _ = std::hint::black_box(vk.verify(&msg, &sig));
+                Ok(())
+            },
+        )
+    })?;
+    Ok(Module {
+        module: format!("falcon-{N} verify"),
+        op: "verify",
+        ntt,
+        intt,
+        whole: Some(whole),
+        note: Some(
+            "verify = decode + HashToPoint + NTT + product + inverse NTT + norm, of a \
+             well-formed signature under a random key (rejected at the norm check after all \
+             the work; no Falcon key generation yet to make an accepted one)"
+                .into(),
+        ),
+        reduction: |s| match s {
+            Strategy::K2Red => "K2-RED, q = 3 * 2^12 + 1, twiddles * 3^-2".into(),
+            Strategy::Montgomery => "Montgomery, R = 2^16".into(),
+            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+            Strategy::PlainRem => "% (benchmark only)".into(),
+        },
+        table_bytes: |s| reduce::table_bytes(s, Modulus::Falcon),
+    })
+}
+
+/// The solver prime the keygen rows use.
+const SOLVER_PRIME: usize = 1;
+
+fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
+    let logn = N.trailing_zeros();
+    let p = falcon_solver::PRIMES[SOLVER_PRIME];
+    let v = uniform(N, p)?;
+    let a: [u32; N] = core::array::from_fn(|i| v[i]);
+    let tables = Strategy::ALL.map(|s| Twiddles::new(s, SOLVER_PRIME, logn));
+    let tw = |s: Strategy| &tables[Strategy::ALL.iter().position(|&x| x == s).unwrap_or(0)];
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| falcon_solver::ntt(x, tw(s)))
+    })?;
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| falcon_solver::intt(x, tw(s)))
+    })?;
+    Ok(Module {
+        module: format!("falcon-{N} keygen"),
+        op: "keygen",
+        ntt,
+        intt,
+        whole: None,
+        note: Some(format!(
+            "NTTs modulo the NTRU-solver prime PRIMES[{SOLVER_PRIME}] = {p}; table B = the \
+             run-time tables of one prime (gm, igm, n^-1, the strategy's constants; the \
+             522-prime list adds 2088 B at compile time); whole keygen: {KEYGEN_NA}"
+        )),
+        reduction: |s| match s {
+            Strategy::K2Red => {
+                let p = falcon_solver::PRIMES[SOLVER_PRIME];
+                let (kk, m, l, steps) = if KRedPm2::fits(p) {
+                    KRedPm2::new(p).params()
+                } else {
+                    KRed11x3::new(p).params()
+                };
+                format!(
+                    "generalised K-RED, p = {kk} * 2^{m} {} {}, {steps} steps (the study's \
+                     m = 24, k = 127 does not reduce for these primes)",
+                    if l < 0 { '-' } else { '+' },
+                    l.abs()
+                )
+            }
+            Strategy::Montgomery => "Montgomery, R = 2^32".into(),
+            Strategy::Barrett => "Barrett, v = floor(2^64 / p)".into(),
+            Strategy::PlainRem => "% by a run-time p (benchmark only)".into(),
+        },
+        table_bytes: |s| falcon_solver::table_bytes(s, N.trailing_zeros()),
+    })
+}
+
+fn mldsa(k: &Counts) -> Result<Module, LabError> {
+    let v = uniform(256, 8_380_417)?;
+    let a: [i32; 256] = core::array::from_fn(|i| v[i] as i32);
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_mldsa::ntt(s, x))
+    })?;
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_mldsa::inv_ntt_to_mont(s, x))
+    })?;
+    let sk = pqlab_mldsa::SigningKey::<MlDsa65>::generate().map_err(lib_err)?;
+    let vk = sk.verifying_key();
+    let msg = random_bytes(32)?;
+    let sig = sk.sign(&msg, &[]).map_err(lib_err)?;
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+        measure::time(
+            w,
+            n,
+            |_| Ok(()),
+            |()| vk.verify(&msg, &[], &sig).map_err(lib_err),
+        )
+    })?;
+    Ok(Module {
+        module: "ml-dsa-65".into(),
+        op: "verify",
+        ntt,
+        intt,
+        whole: Some(whole),
+        note: Some("verify of a valid signature of a 32-byte message".into()),
+        reduction: |s| match s {
+            Strategy::K2Red => "K2-RED, q = 1023 * 2^13 + 1, twiddles * 1023^-2".into(),
+            Strategy::Montgomery => "Montgomery, R = 2^32".into(),
+            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+            Strategy::PlainRem => "% (benchmark only)".into(),
+        },
+        table_bytes: |s| reduce::table_bytes(s, Modulus::MlDsa),
+    })
+}
+
+fn mlkem(k: &Counts) -> Result<Module, LabError> {
+    let v = uniform(256, 3329)?;
+    let a: [i16; 256] = core::array::from_fn(|i| v[i] as i16);
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_mlkem::ntt(s, x))
+    })?;
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+        time_in_place(w, n, &a, |x| ntt_mlkem::inv_ntt_to_mont(s, x))
+    })?;
+    let dk = pqlab_mlkem::DecapsulationKey::<MlKem768>::generate().map_err(lib_err)?;
+    let (ct, _) = dk.encapsulation_key().encapsulate().map_err(lib_err)?;
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+        measure::time(
+            w,
+            n,
+            |_| Ok(()),
+            |()| {
+                std::hint::black_box(dk.decapsulate(&ct));
+                Ok(())
+            },
+        )
+    })?;
+    Ok(Module {
+        module: "ml-kem-768".into(),
+        op: "decaps",
+        ntt,
+        intt,
+        whole: Some(whole),
+        note: Some("decaps (includes the re-encryption of the FO transform)".into()),
+        reduction: |s| match s {
+            Strategy::K2Red => "K2-RED, q = 13 * 2^8 + 1, twiddles * 13^-2".into(),
+            Strategy::Montgomery => "Montgomery, R = 2^16".into(),
+            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+            Strategy::PlainRem => "% (benchmark only)".into(),
+        },
+        table_bytes: |s| reduce::table_bytes(s, Modulus::MlKem),
+    })
+}
+
+/// The figure a change is computed from: TSC ticks where there is a TSC, else ns.
+fn figure(c: (Option<f64>, f64)) -> f64 {
+    c.0.unwrap_or(c.1)
+}
+
+fn change(cell: &Cell, i: usize) -> Option<f64> {
+    let base = figure(cell[0]);
+    (base > 0.0).then(|| (figure(cell[i]) / base - 1.0) * 100.0)
+}
+
+fn rows(m: Module) -> Vec<ReductionRow> {
+    Strategy::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| ReductionRow {
+            module: m.module.clone(),
+            op: m.op.into(),
+            strategy: s.name().into(),
+            reduction: (m.reduction)(s),
+            ntt_cycles: m.ntt[i].0,
+            intt_cycles: m.intt[i].0,
+            op_cycles: m.whole.as_ref().and_then(|w| w[i].0),
+            ntt_ns: m.ntt[i].1,
+            intt_ns: m.intt[i].1,
+            op_ns: m.whole.as_ref().map(|w| w[i].1),
+            ntt_change_pct: change(&m.ntt, i),
+            intt_change_pct: change(&m.intt, i),
+            op_change_pct: m.whole.as_ref().and_then(|w| change(w, i)),
+            table_bytes: (m.table_bytes)(s),
+            constant_time: s != Strategy::PlainRem,
+            note: m.note.clone(),
+        })
+        .collect()
+}
+
+/// Measures the table: every module under every strategy.
+pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionRow>, LabError> {
+    let k = Counts::of(config);
+    type Step = fn(&Counts) -> Result<Module, LabError>;
+    let steps: [(&str, Step); 6] = [
+        ("falcon-512 verify", falcon_verify::<512>),
+        ("falcon-1024 verify", falcon_verify::<1024>),
+        ("falcon-512 keygen NTTs", falcon_keygen::<512>),
+        ("falcon-1024 keygen NTTs", falcon_keygen::<1024>),
+        ("ml-dsa-65", mldsa),
+        ("ml-kem-768", mlkem),
+    ];
+    let mut out = Vec::new();
+    for (i, (label, step)) in steps.iter().enumerate() {
+        progress(i, steps.len(), label);
+        out.extend(rows(step(&k)?));
+    }
+    progress(steps.len(), steps.len(), "done");
+    reduce::set_strategy(Strategy::Montgomery);
+    Ok(out)
+}
+
+/// `pqlab compare --reductions`: a report whose `reductions` holds the table (the scheme
+/// comparison's `sizes` and `results` are empty).
+pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> {
+    config.validate()?;
+    let reductions = measure(config, progress)?;
+    Ok(Report {
+        machine: Machine::detect(),
+        config: ConfigRecord {
+            iterations: config.iterations,
+            warmup: config.warmup,
+            msg_sizes: Vec::new(),
+            algs: Vec::new(),
+            ops: Vec::new(),
+            peers: false,
+            quick: config.quick,
+            power_model: None,
+            method: "reduction strategies: each cell is the median of the time-stamp counter \
+                     (rdtsc between lfences; it counts at a fixed rate, not core clock cycles) \
+                     over all timed calls, the strategies interleaved call by call (rounds of \
+                     one whole operation or four NTTs per strategy); NTTs on one polynomial",
+        },
+        sizes: Vec::new(),
+        results: Vec::new(),
+        peer_checks: Vec::new(),
+        statistics: Statistics::default(),
+        notes: Vec::new(),
+        static_tables: Vec::new(),
+        profile: None,
+        reductions,
+    })
+}

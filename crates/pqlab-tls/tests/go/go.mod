@@ -1,0 +1,3 @@
+module pqlab.test/goclient
+
+go 1.25
