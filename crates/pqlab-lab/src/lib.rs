@@ -34,8 +34,6 @@ pub mod tables;
 
 use std::fmt;
 
-pub use ours::falcon::keygen_available as falcon_keygen_available;
-
 /// What can go wrong in a measurement run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LabError {

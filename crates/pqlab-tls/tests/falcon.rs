@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{client, der_octet_string, pump, try_chain};
 use pqlab_tls::bench::{BenchConfig, run_with_chains};
-use pqlab_tls::cert::{CertAlg, CertChain, Keypair};
+use pqlab_tls::cert::{CertAlg, CertChain, Keypair, generate_chain};
 use pqlab_tls::falcon::{FALCON_512_SCHEME, FALCON_1024_SCHEME, OID_FALCON_512};
 use pqlab_tls::rustls::client::danger::ServerCertVerifier;
 use pqlab_tls::rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
@@ -204,4 +204,49 @@ fn falcon_in_the_handshake_benchmark() {
     assert!(bytes[0] + 2 * 896 < bytes[1], "{bytes:?}");
     assert!(bytes[0] < bytes[2], "{bytes:?}");
     assert!(results.iter().all(|r| r.handshakes_per_s.unwrap() > 0.0));
+}
+
+#[test]
+fn falcon_chains_with_fresh_keys() {
+    for (alg, scheme) in [
+        (
+            CertAlg::Falcon512,
+            "falcon-512 (non-standard: OQS code point 0xFED7)",
+        ),
+        (
+            CertAlg::Falcon1024,
+            "falcon-1024 (non-standard: OQS code point 0xFEDA)",
+        ),
+    ] {
+        let chain = generate_chain(alg, &["localhost".to_string()]).unwrap();
+        assert_eq!(chain.leaf_key.alg(), alg);
+        // The PKCS#8 written for a fresh key (secret key and public key) reads back.
+        let again = Keypair::from_pkcs8_der(chain.leaf_key.pkcs8_der()).unwrap();
+        assert_eq!(
+            again.spki_der().unwrap(),
+            chain.leaf_key.spki_der().unwrap()
+        );
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(
+            chain.leaf_key.pkcs8_der().to_vec(),
+        ));
+        let config = net::server_config(
+            provider(),
+            vec![CertificateDer::from(chain.leaf_cert.clone())],
+            key,
+        )
+        .unwrap();
+        let setup = net::client_config(
+            pqlab_tls::provider_with_groups(vec![kx::X25519MLKEM768]),
+            &[CertificateDer::from(chain.ca_cert.clone())],
+        )
+        .unwrap();
+        let mut c =
+            ClientConnection::new(Arc::clone(&setup.config), "localhost".try_into().unwrap())
+                .unwrap();
+        let mut s = ServerConnection::new(config).unwrap();
+        pump(&mut c, &mut s).unwrap();
+        let got = net::negotiated(&c, &setup.verifier);
+        assert_eq!(got.signature, scheme);
+        assert_eq!(got.group, "X25519MLKEM768");
+    }
 }

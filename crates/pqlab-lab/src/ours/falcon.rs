@@ -3,13 +3,7 @@
 //! the FFT basis and the Falcon tree on every call, Algorithm 8 then 10) and with an
 //! [`ExpandedKey`] made once (Algorithm 10 alone), the `expanded key` variant.
 //!
-//! Key generation (NTRUGen) is being written in `pqlab-falcon`; until it is there, its body is
-//! `todo!()`. [`keygen_available`] finds out once, without a fake: the keygen operation is
-//! then not measured (the report says why), and the key pairs that signing and verification
-//! need come from PQClean's key generation (`pqcrypto-falcon`, with the `peers` feature);
-//! without that feature Falcon is left out of the run with a note.
-
-use std::sync::OnceLock;
+//! Key generation is `pqlab-falcon`'s NTRUGen with OS randomness.
 
 use pqlab_falcon::{ExpandedKey, Signature, SigningKey, VerifyingKey};
 
@@ -48,28 +42,6 @@ impl<const N: usize> Falcon<N> {
 /// The name of the expanded-key signing variant in reports.
 pub const EXPANDED_VARIANT: &str = "expanded key";
 
-/// Whether `pqlab-falcon` generates keys in this build (its key generation is not a stub).
-/// Found out once, by generating one Falcon-512 key pair with the default panic message
-/// silenced.
-pub fn keygen_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
-        let ok = std::panic::catch_unwind(|| SigningKey::<512>::generate_from_seed(&[7u8; 48]))
-            .is_ok_and(|sk| {
-                let mut enc = [0u8; SigningKey::<512>::ENCODED_LEN];
-                sk.encode(&mut enc).is_ok() && SigningKey::<512>::decode(&enc).is_ok()
-            });
-        std::panic::set_hook(hook);
-        ok
-    })
-}
-
-/// Why key generation is not measured, while it is not available.
-const NO_KEYGEN: &str = "pqlab-falcon has no key generation in this build (NTRUGen is not \
-                         implemented yet)";
-
 impl<const N: usize> Falcon<N> {
     /// A key pair from `pqlab-falcon`'s key generation.
     fn generate(out: &mut KeyPair) -> Result<(), LabError> {
@@ -80,17 +52,6 @@ impl<const N: usize> Falcon<N> {
         let pl = sk.verifying_key().encode(&mut pkb).map_err(lib_err)?;
         out.set(&pkb[..pl], &skb[..sl]);
         Ok(())
-    }
-
-    /// A key pair for signing and verification while our key generation is missing.
-    #[cfg(feature = "peers")]
-    fn borrowed_keys(out: &mut KeyPair) -> Result<(), LabError> {
-        crate::peers::falcon::pqclean_keypair(N, out)
-    }
-
-    #[cfg(not(feature = "peers"))]
-    fn borrowed_keys(_out: &mut KeyPair) -> Result<(), LabError> {
-        Err(LabError::Implementation(NO_KEYGEN.into()))
     }
 }
 
@@ -120,23 +81,8 @@ impl<const N: usize> SignatureImpl for Falcon<N> {
         !self.expanded || op == Op::Sign
     }
 
-    fn unavailable(&self, op: Op) -> Option<String> {
-        if keygen_available() {
-            return None;
-        }
-        if op == Op::Keygen {
-            return Some(NO_KEYGEN.into());
-        }
-        let mut probe = KeyPair::default();
-        Self::borrowed_keys(&mut probe).err().map(|e| e.to_string())
-    }
-
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
-        if keygen_available() {
-            Self::generate(out)
-        } else {
-            Self::borrowed_keys(out)
-        }
+        Self::generate(out)
     }
 
     fn signer(&self, secret: &[u8]) -> Result<Box<dyn Signer>, LabError> {
@@ -243,7 +189,7 @@ mod tests {
             assert!(plain.measures(op));
             assert_eq!(expanded.measures(op), op == Op::Sign);
         }
-        // Keygen is either measured or left out with a reason, never faked.
-        assert_eq!(plain.unavailable(Op::Keygen).is_some(), !keygen_available());
+        // Every operation is measured.
+        assert!(plain.unavailable(Op::Keygen).is_none());
     }
 }

@@ -20,22 +20,6 @@ use super::bad;
 use crate::LabError;
 use crate::registry::{Entry, ImplInfo, KeyPair, Kind, SignatureImpl, Signer, Verifier};
 
-/// A PQClean Falcon key pair of degree `n` (512 or 1024) written into `out`.
-pub(crate) fn pqclean_keypair(n: usize, out: &mut KeyPair) -> Result<(), LabError> {
-    match n {
-        512 => {
-            let (pk, sk) = falcon512::keypair();
-            out.set(pk.as_bytes(), sk.as_bytes());
-        }
-        1024 => {
-            let (pk, sk) = falcon1024::keypair();
-            out.set(pk.as_bytes(), sk.as_bytes());
-        }
-        _ => return Err(LabError::Config(format!("no Falcon of degree {n}"))),
-    }
-    Ok(())
-}
-
 /// A pqcrypto key.
 struct PqcKey<K>(K);
 

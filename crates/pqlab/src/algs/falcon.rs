@@ -68,12 +68,6 @@ impl<const N: usize> LibraryKey for FalconKey<N> {
             .try_into()
             .map_err(|_| format!("expected a {SEED_LEN}-byte seed"))?;
         let seed = Zeroizing::new(seed);
-        // While `pqlab-falcon`'s key generation is a stub, say so instead of panicking.
-        if !pqlab_lab::falcon_keygen_available() {
-            return Err("Falcon key generation is not available in this build \
-                        (pqlab-falcon has no NTRUGen yet)"
-                .into());
-        }
         Ok(FalconKey {
             key: SigningKey::<N>::generate_from_seed(&seed),
             seed: Some(seed),
