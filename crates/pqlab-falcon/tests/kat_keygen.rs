@@ -1,6 +1,6 @@
 //! Key generation reproduces the NIST KAT key pairs byte for byte: NIST's CTR_DRBG is seeded
 //! with each record's `seed`, and its first 48 bytes seed the keygen SHAKE256 (as the
-//! reference `nist.c` does); the generated sk and pk must equal the record's (195 of 200 do; see
+//! reference `nist.c` does); the generated sk and pk must equal the record's (197 of 200 do; see
 //! [`KNOWN_DIFFERENT_512`] and [`KNOWN_DIFFERENT_1024`]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -10,12 +10,12 @@ use pqlab_falcon::SigningKey;
 use pqlab_testutil::drbg::NistDrbg;
 use pqlab_testutil::vectors::vectors_dir;
 
-/// Records whose key pair our generator does not reproduce yet: for these seeds it accepts
-/// an (f, g) that the reference rejects (the seeds' first candidates differ; the reference's
-/// rejection rule that we do not mirror is still to be found). The test fails if this set
-/// changes in either direction.
-const KNOWN_DIFFERENT_512: &[usize] = &[50];
-const KNOWN_DIFFERENT_1024: &[usize] = &[42, 61, 65, 83, 94];
+/// Records whose key pair our generator does not reproduce yet: for these seeds our
+/// emulation of the reference's reduction schedule rejects the (f, g) that the reference
+/// accepts (a scaled coefficient of k leaves 31 bits at depth 8 or 7 here, not there; the
+/// cause is still to be found). The test fails if this set changes in either direction.
+const KNOWN_DIFFERENT_512: &[usize] = &[38];
+const KNOWN_DIFFERENT_1024: &[usize] = &[10, 82];
 
 fn run_keygen<const N: usize>(file: &str, known: &[usize]) {
     let Some(dir) = vectors_dir() else { return };

@@ -43,6 +43,21 @@ pub(crate) fn copy_resize(y: &mut [u32], x: &[u32]) -> bool {
     x.iter().skip(k).all(|&w| w == s) && sign_word(y) == s
 }
 
+/// Reduces x modulo 2^bits into the signed range (bits >= 1): keeps the low `bits` bits and
+/// sign-extends from bit bits - 1 (the reference's view of an integer kept in fewer words).
+pub(crate) fn wrap_signed(x: &mut [u32], bits: u32) {
+    let (wi, bi) = (((bits - 1) / 32) as usize, (bits - 1) % 32);
+    if wi >= x.len() {
+        return;
+    }
+    let top = x[wi] << (31 - bi);
+    let sign = 0u32.wrapping_sub(top >> 31);
+    x[wi] = ((top as i32) >> (31 - bi)) as u32;
+    for w in x.iter_mut().skip(wi + 1) {
+        *w = sign;
+    }
+}
+
 /// x mod p for the signed integer x.
 pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
     let r2 = m.r2();
