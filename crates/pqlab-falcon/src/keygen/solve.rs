@@ -9,14 +9,17 @@
 //! Going up, (F, G) at level d is (F'(x^2) g_d(-x), G'(x^2) f_d(-x)), reduced by
 //! k = round((F adj(f) + G adj(g)) / (f adj(f) + g adj(g))).
 //!
-//! Faithfulness to the reference: Babai's round-off is invariant under adding lattice
-//! vectors to (F, G), so every level from the deepest to depth 2 computes the exact round-off
-//! (iterated with scaled approximations of k until the unscaled k is zero), whatever route
-//! the reference takes to it; before it, the reference's own scaled schedule is run, since its
-//! rejections (a scaled k leaving 31 bits) decide which (f, g) the reference keeps. Depths 1 and 0 repeat the reference's floating-point round-off
-//! and its arithmetic modulo the first prime operation for operation, since there the
-//! rounding of a single pass decides the key. The result is the key of the round-3
-//! reference `keygen.c` for 197 of the 200 KAT key pairs (the KAT test lists the others).
+//! Faithfulness to the reference: Babai's reduction does not give one canonical (F, G) (a
+//! rounding at one level changes the lattice vector carried to the next), and the reference's
+//! rejections (a scaled coefficient of k leaving 31 bits) decide which (f, g) it keeps, so the
+//! solver follows the reference's `keygen.c` step for step where it matters: at depths
+//! logn - 1 to 2 the lifted (F, G) is computed exactly and reduced with the reference's
+//! schedule ([`reduce_as_reference`]: the same floating-point approximations of f, g, F and G,
+//! the same scalings, F and G kept modulo 2^(31 FGlen) as its word buffers keep them; F and
+//! G are held on at least 31 llen bits so that a coefficient that grows during a pass is not
+//! truncated earlier than in the reference); depths 1 and 0 repeat the reference's
+//! floating-point round-off and its arithmetic modulo the first prime operation for
+//! operation. The result is the key of the round-3 reference for all 200 KAT key pairs.
 //!
 //! Constant time: this solver is NOT constant-time. Its loop counts, the sizes it chooses
 //! and the binary GCD depend on the values of the norms of f and g; see the crate
@@ -236,7 +239,8 @@ pub(crate) fn solve_ntru(
                 w: cw,
             },
         );
-        let Some((mut nF, mut nG)) = lift(&Fc, &Gc, fp, gp, lg, pb, scratch) else {
+        let Some((mut nF, mut nG)) = lift(&Fc, &Gc, fp, gp, lg, 31 * MAX_BL_LARGE[d], pb, scratch)
+        else {
             {
                 fail!();
                 return false;
@@ -246,11 +250,7 @@ pub(crate) fn solve_ntru(
             fail!();
             return false;
         }
-        if !reference_schedule(&mut nF, &mut nG, fp, gp, lg, d)
-            || !reduce(&mut nF, &mut nG, fp, gp, lg)
-            || !fits(&nF, MAX_BL_SMALL[d])
-            || !fits(&nG, MAX_BL_SMALL[d])
-        {
+        if !reduce_as_reference(&mut nF, &mut nG, fp, gp, lg, d) {
             {
                 fail!();
                 return false;
@@ -425,6 +425,7 @@ fn lift<'a>(
     f: &Poly<'_>,
     g: &Poly<'_>,
     logn: u32,
+    min_bits: u32,
     dst: &'a mut [u32],
     scratch: &mut [u32],
 ) -> Option<(Poly<'a>, Poly<'a>)> {
@@ -432,7 +433,8 @@ fn lift<'a>(
     let hn = n >> 1;
     let bits = Fp.bitlen().max(Gp.bitlen()) + f.bitlen().max(g.bitlen()) + logn + 1;
     let w = words_for(bits);
-    if w > MAX_WORDS {
+    let wo = w.max(words_for(min_bits));
+    if wo > MAX_WORDS {
         {
             fail!();
             return None;
@@ -440,8 +442,8 @@ fn lift<'a>(
     }
     let np = primes_for_words(w);
     let mut da = Arena { buf: dst };
-    let Fo = da.take(n * w)?;
-    let Go = da.take(n * w)?;
+    let Fo = da.take(n * wo)?;
+    let Go = da.take(n * wo)?;
     let mut sa = Arena { buf: scratch };
     let rF = sa.take(n * np)?;
     let rG = sa.take(n * np)?;
@@ -450,7 +452,7 @@ fn lift<'a>(
     let gx = sa.take(n)?;
     let Ft = sa.take(n)?;
     let Gt = sa.take(n)?;
-    let crt_tmp = sa.take(2 * (w + 3))?;
+    let crt_tmp = sa.take(2 * (wo + 3))?;
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
@@ -484,8 +486,8 @@ fn lift<'a>(
     }
     for i in 0..n {
         let (r1, r2) = (&rF[i * np..(i + 1) * np], &rG[i * np..(i + 1) * np]);
-        if !zint::crt_rebuild(&mut Fo[i * w..(i + 1) * w], r1, crt_tmp)
-            || !zint::crt_rebuild(&mut Go[i * w..(i + 1) * w], r2, crt_tmp)
+        if !zint::crt_rebuild(&mut Fo[i * wo..(i + 1) * wo], r1, crt_tmp)
+            || !zint::crt_rebuild(&mut Go[i * wo..(i + 1) * wo], r2, crt_tmp)
         {
             {
                 fail!();
@@ -493,7 +495,7 @@ fn lift<'a>(
             }
         }
     }
-    Some((Poly { d: Fo, n, w }, Poly { d: Go, n, w }))
+    Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
 }
 
 /// The measured bit length of f and g per depth (average, standard deviation), from which
@@ -512,15 +514,18 @@ const BITLENGTH: [(i32, i32); 11] = [
     (6308, 25),
 ];
 
-/// The reference's reduction schedule at an intermediate depth (`solve_NTRU_intermediate`):
-/// k scaled by 2^scale_k with scale_k starting at 31 llen - (avg - 6 sd) of the bit length of
-/// f and g and lowered by 25 bits per pass down to 0, the reference assuming that every pass
-/// removes that much. It rejects (f, g) when a scaled coefficient of k leaves the signed
-/// 31-bit range. Running the same schedule finds the same rejections (this solver's own
-/// exact round-off then finishes the reduction, which changes nothing when the schedule
-/// already reached it).
+/// Babai's reduction at an intermediate depth as the reference performs it
+/// (`solve_NTRU_intermediate`, from the lifted F, G onwards): k is computed in floating point
+/// from the top (at most) ten 31-bit words of f, g and of F, G (converted as
+/// [`zint::window_to_fpr`]), scaled by 2^-scale_k with scale_k starting at 31 llen - (avg -
+/// 6 sd) of the bit length of f and g and lowered by 25 bits per pass down to 0, the reference
+/// assuming that every pass removes that much; F and G are kept modulo 2^(31 FGlen), FGlen
+/// shrinking with that assumption, and the result is what the reference keeps: F and G modulo
+/// 2^(31 min(FGlen, slen)), as signed values. The reference rejects (f, g) when a scaled
+/// coefficient of k leaves the open range (-(2^31 - 1), 2^31 - 1); so does this function
+/// (returns false).
 #[allow(non_snake_case)]
-fn reference_schedule(
+fn reduce_as_reference(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     f: &Poly<'_>,
@@ -534,11 +539,6 @@ fn reference_schedule(
     }
     let slen = MAX_BL_SMALL[depth] as i32;
     let llen = MAX_BL_LARGE[depth] as i32;
-    // A signed integer scaled down by 2^bits, in floating point.
-    let scaled = |x: &[u32], bits: i32| {
-        let sw = (bits / 32) as usize;
-        zint::to_fpr(x, sw).mul(Fpr::pow2(32 * sw as i32 - bits))
-    };
     let mut rt1 = [Fpr::ZERO; REDUCE_MAX_N];
     let mut rt2 = [Fpr::ZERO; REDUCE_MAX_N];
     let mut rt3 = [Fpr::ZERO; REDUCE_MAX_N];
@@ -547,10 +547,11 @@ fn reference_schedule(
     let mut k = [0i64; REDUCE_MAX_N];
     let (rt1, rt2, rt3, rt4) = (&mut rt1[..n], &mut rt2[..n], &mut rt3[..n], &mut rt4[..n]);
     let rt5 = &mut rt5[..n / 2];
-    let scale_fg = 31 * (slen - slen.min(10));
+    let rlen_fg = slen.min(10);
+    let scale_fg = 31 * (slen - rlen_fg);
     for i in 0..n {
-        rt3[i] = scaled(f.c(i), scale_fg);
-        rt4[i] = scaled(g.c(i), scale_fg);
+        rt3[i] = zint::window_to_fpr(f.c(i), scale_fg as u32, rlen_fg as usize);
+        rt4[i] = zint::window_to_fpr(g.c(i), scale_fg as u32, rlen_fg as usize);
     }
     let (avg, sd) = BITLENGTH[depth];
     let (minbl_fg, maxbl_fg) = (avg - 6 * sd, avg + 6 * sd);
@@ -562,17 +563,18 @@ fn reference_schedule(
     let mut fglen = llen;
     let mut maxbl_fgl = 31 * llen;
     let mut scale_k = maxbl_fgl - minbl_fg;
-    let lim = Fpr::pow2(31);
+    let lim = Fpr::of((1 << 31) - 1);
     loop {
-        let scale_big = 31 * (fglen - fglen.min(10));
-        // The reference updates and reads only the low fglen words of F and G.
+        // The reference updates and reads only the low FGlen words of F and G.
         for i in 0..n {
             zint::wrap_signed(F.c_mut(i), 31 * fglen as u32);
             zint::wrap_signed(G.c_mut(i), 31 * fglen as u32);
         }
+        let rlen = fglen.min(10);
+        let scale_big = 31 * (fglen - rlen);
         for i in 0..n {
-            rt1[i] = scaled(F.c(i), scale_big);
-            rt2[i] = scaled(G.c(i), scale_big);
+            rt1[i] = zint::window_to_fpr(F.c(i), scale_big as u32, rlen as usize);
+            rt2[i] = zint::window_to_fpr(G.c(i), scale_big as u32, rlen as usize);
         }
         fft(rt1, logn);
         fft(rt2, logn);
@@ -583,6 +585,7 @@ fn reference_schedule(
         ifft(rt2, logn);
         let dc = scale_k - scale_big + scale_fg;
         if !(-1000..=1000).contains(&dc) {
+            fail!();
             return false;
         }
         let pdc = Fpr::pow2(-dc);
@@ -604,98 +607,20 @@ fn reference_schedule(
             }
         }
         if scale_k <= 0 {
-            return true;
+            break;
         }
         scale_k = (scale_k - 25).max(0);
     }
-}
-
-/// The largest degree reduced by [`reduce`] (depth 2 of Falcon-1024).
-const REDUCE_MAX_N: usize = 256;
-
-/// Babai's round-off, exactly: subtracts k f and k g from F and G with
-/// k = round((F adj(f) + G adj(g)) / (f adj(f) + g adj(g))), first with scaled
-/// approximations (about 30 bits of k per pass), until the unscaled k is zero.
-#[allow(non_snake_case)]
-fn reduce(F: &mut Poly<'_>, G: &mut Poly<'_>, f: &Poly<'_>, g: &Poly<'_>, logn: u32) -> bool {
-    let n = f.n;
-    if n > REDUCE_MAX_N {
-        {
-            fail!();
-            return false;
-        }
-    }
-    let mut rt1 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt2 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt3 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt4 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt5 = [Fpr::ZERO; REDUCE_MAX_N / 2];
-    let mut k = [0i64; REDUCE_MAX_N];
-    let (rt1, rt2, rt3, rt4) = (&mut rt1[..n], &mut rt2[..n], &mut rt3[..n], &mut rt4[..n]);
-    let rt5 = &mut rt5[..n / 2];
-    // f and g scaled down by 2^(32 sf) so that at most 8 words remain.
-    let bf = f.bitlen().max(g.bitlen());
-    let sf = (bf as usize / 32).saturating_sub(7);
+    let keep = 31 * fglen.min(slen) as u32;
     for i in 0..n {
-        rt3[i] = zint::to_fpr(f.c(i), sf);
-        rt4[i] = zint::to_fpr(g.c(i), sf);
+        zint::wrap_signed(F.c_mut(i), keep);
+        zint::wrap_signed(G.c_mut(i), keep);
     }
-    fft(rt3, logn);
-    fft(rt4, logn);
-    poly_invnorm2_fft(rt5, rt3, rt4);
-    poly_adj_fft(rt3);
-    poly_adj_fft(rt4);
-    let mut smax = u32::MAX;
-    for _ in 0..4096 {
-        let bF = F.bitlen().max(G.bitlen());
-        let sF = (bF as usize / 32).saturating_sub(7);
-        for i in 0..n {
-            rt1[i] = zint::to_fpr(F.c(i), sF);
-            rt2[i] = zint::to_fpr(G.c(i), sF);
-        }
-        fft(rt1, logn);
-        fft(rt2, logn);
-        poly_mul_fft(rt1, rt3);
-        poly_mul_fft(rt2, rt4);
-        poly_add(rt2, rt1);
-        poly_mul_autoadj_fft(rt2, rt5);
-        ifft(rt2, logn);
-        // rt2 = k / 2^(32 (sF - sf)); we want k / 2^s.
-        let s = bF.saturating_sub(bf + 30).min(smax);
-        let e = 32 * (sF as i32 - sf as i32) - s as i32;
-        if !(-1000..=1000).contains(&e) {
-            {
-                fail!();
-                return false;
-            }
-        }
-        let scale = Fpr::pow2(e);
-        let lim = Fpr::pow2(62);
-        let mut any = false;
-        for i in 0..n {
-            let z = rt2[i].mul(scale);
-            if !z.lt(lim) || !lim.neg().lt(z) {
-                {
-                    fail!();
-                    return false;
-                }
-            }
-            k[i] = z.rint();
-            any |= k[i] != 0;
-        }
-        if !any {
-            if s == 0 {
-                return true;
-            }
-            // The estimate of the size of k was too coarse: use a smaller scale.
-            smax = s.saturating_sub(30);
-            continue;
-        }
-        sub_mul_negacyclic(F, f, &k[..n], s);
-        sub_mul_negacyclic(G, g, &k[..n], s);
-    }
-    false
+    true
 }
+
+/// The largest degree reduced by [`reduce_as_reference`] (depth 2 of Falcon-1024).
+const REDUCE_MAX_N: usize = 256;
 
 /// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has small integer coefficients).
 #[allow(non_snake_case)]
@@ -733,7 +658,7 @@ fn depth1(
     G1: &mut [i32],
 ) -> bool {
     let n = 1usize << logn;
-    let Some((uF, uG)) = lift(Fc, Gc, f1, g1, logn, dst, scratch) else {
+    let Some((uF, uG)) = lift(Fc, Gc, f1, g1, logn, 0, dst, scratch) else {
         fail!();
         return false;
     };

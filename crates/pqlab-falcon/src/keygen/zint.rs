@@ -245,6 +245,36 @@ pub(crate) fn to_fpr(x: &[u32], sw: usize) -> Fpr {
     acc
 }
 
+/// Bits \[pos, pos + 31) of the signed integer x (sign-extended beyond its words).
+fn bits31(x: &[u32], pos: u32) -> u32 {
+    let s = sign_word(x);
+    let word = |i: usize| x.get(i).copied().unwrap_or(s);
+    let (i, b) = ((pos / 32) as usize, pos % 32);
+    let v = (u64::from(word(i + 1)) << 32 | u64::from(word(i))) >> b;
+    v as u32 & 0x7FFF_FFFF
+}
+
+/// floor(x / 2^shift), kept in `rlen` 31-bit words, as a floating-point number computed as
+/// the reference's `poly_big_to_fp` does (Falcon round-3 `keygen.c`): the magnitude's words
+/// taken from the lowest, each converted exactly and scaled by 2^(31 v), and added up in that
+/// order with a rounding at every addition. The caller ensures that the window holds the
+/// value (x fits in shift + 31 rlen signed bits).
+pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
+    let neg = is_neg(x);
+    let p31 = Fpr::pow2(31);
+    let (mut acc, mut scale) = (Fpr::ZERO, Fpr::ONE);
+    // Two's complement negation of the window for a negative value: complement, plus one.
+    let (xm, mut cc) = if neg { (0x7FFF_FFFF, 1) } else { (0, 0) };
+    for v in 0..rlen {
+        let w = (bits31(x, shift + 31 * v as u32) ^ xm) + cc;
+        cc = w >> 31;
+        let w = i64::from(w & 0x7FFF_FFFF);
+        acc = acc.add(Fpr::of(if neg { -w } else { w }).mul(scale));
+        scale = scale.mul(p31);
+    }
+    acc
+}
+
 /// Extended binary GCD of the deepest NTRUSolve level: for odd x, y > 0 (unsigned, equal
 /// length), writes u, v with x u - y v = 1, 0 <= u < y, and returns true; returns false if
 /// gcd(x, y) != 1. `tmp` holds 4 len words.
