@@ -13,6 +13,13 @@
 
 pub use backend::Fpr;
 
+/// The floating-point back end this build uses, for reports.
+#[cfg(not(feature = "fpr-emu"))]
+pub const BACKEND: &str = "native f64";
+/// The floating-point back end this build uses, for reports.
+#[cfg(feature = "fpr-emu")]
+pub const BACKEND: &str = "emulated binary64 (integer-only, fpr-emu)";
+
 #[cfg(not(feature = "fpr-emu"))]
 #[path = "fpr_native.rs"]
 mod backend;

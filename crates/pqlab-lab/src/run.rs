@@ -382,6 +382,14 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         }
     }
     let mut notes = Vec::new();
+    if entries.iter().any(|e| {
+        e.info().implementation == crate::ours::PQLAB && e.info().alg.starts_with("falcon-")
+    }) {
+        notes.push(format!(
+            "pqlab falcon: floating point {} (cargo feature `fpr-emu` selects the other back end)",
+            pqlab_falcon::fpr::BACKEND
+        ));
+    }
     let tasks = plan(config, &entries, &mut notes);
     let mut results = Vec::new();
     for (i, task) in tasks.iter().enumerate() {

@@ -14,13 +14,6 @@ use serde_json::Value;
 const SIGS: [&str; 3] = ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"];
 const FALCONS: [&str; 2] = ["falcon-512", "falcon-1024"];
 
-/// Whether a report (its notes, or a page or summary that shows them) says that pqlab's
-/// Falcon-512 `op` was not measured: keygen while `pqlab-falcon` has none, and signing and
-/// verification too in a build without the peers (no key source then).
-fn falcon_missing(report: &str, op: &str) -> bool {
-    report.contains(&format!("pqlab falcon-512 {op}: not measured"))
-}
-
 /// The notes of a JSON report, one per line.
 fn notes(json: &Value) -> String {
     json["notes"]
@@ -105,7 +98,15 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     }
     // Falcon signatures vary in length: the longest and the mean of those made.
     let notes = notes(&json);
-    let falcon_signs = !falcon_missing(&notes, "sign");
+    // Every Falcon operation is measured, and the report names the floating-point back end.
+    assert!(
+        !notes.contains("falcon-512 keygen: not measured"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(&format!("floating point {}", pqlab_falcon::fpr::BACKEND)),
+        "{notes}"
+    );
     for (alg, pk, sk, bound) in [
         ("falcon-512", 897, 1281, 688),
         ("falcon-1024", 1793, 2305, 1328),
@@ -117,9 +118,6 @@ fn quick_json_follows_the_schema_and_covers_everything() {
         );
         assert_eq!(row["signature_varies"], true);
         assert_eq!(row["signature_bound"].as_u64(), Some(bound));
-        if !falcon_signs {
-            continue;
-        }
         let (max, mean) = (
             row["signature"].as_u64().unwrap(),
             row["signature_mean"].as_f64().unwrap(),
@@ -144,11 +142,9 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     // The Welch pair of the smallest parameter sets: ML-DSA-44 against Falcon-512 signing.
     let welch = json["statistics"]["welch"].as_array().unwrap();
     assert!(
-        !falcon_signs
-            || welch
-                .iter()
-                .any(|c| c["a"] == "pqlab ml-dsa-44 sign 32B"
-                    && c["b"] == "pqlab falcon-512 sign 32B")
+        welch
+            .iter()
+            .any(|c| c["a"] == "pqlab ml-dsa-44 sign 32B" && c["b"] == "pqlab falcon-512 sign 32B")
     );
     let kem = sizes.iter().find(|s| s["alg"] == "ml-kem-768").unwrap();
     assert_eq!(
@@ -182,7 +178,6 @@ fn quick_json_follows_the_schema_and_covers_everything() {
         .chain(FALCONS.iter().flat_map(|a| {
             ["keygen", "sign", "verify"]
                 .into_iter()
-                .filter(|o| !falcon_missing(&notes, o))
                 .map(move |o| (*a, o))
         }))
         .chain(
@@ -191,7 +186,7 @@ fn quick_json_follows_the_schema_and_covers_everything() {
         )
         .collect();
     // One more row per Falcon degree: signing with an expanded key.
-    let expanded = if falcon_signs { FALCONS.len() } else { 0 };
+    let expanded = FALCONS.len();
     assert_eq!(results.len(), expected.len() + expanded);
     for alg in FALCONS.into_iter().take(expanded) {
         let r = results
@@ -237,9 +232,7 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     assert_eq!(json["profile"].is_null(), cfg!(not(feature = "profile")));
     assert!(csv.starts_with("impl,alg,op,msg_len,iterations,median_ns"));
     assert!(csv.lines().next().unwrap().ends_with(",energy_j,variant"));
-    assert!(
-        !falcon_signs || csv.contains(",falcon-512,sign,32,") && csv.contains(",expanded-key\n")
-    );
+    assert!(csv.contains(",falcon-512,sign,32,") && csv.contains(",expanded-key\n"));
     assert!(html.contains("<svg") && html.contains("id=\"chart-sizes\""));
 }
 
@@ -356,9 +349,6 @@ fn the_html_report_loads_in_headless_chromium_with_every_chart() {
         "chart-sign-histogram-falcon-512-expanded-key",
         "chart-message-length",
     ] {
-        if id.contains("falcon") && falcon_missing(&dom, "sign") {
-            continue;
-        }
         let at = dom
             .find(&format!("id=\"{id}\""))
             .unwrap_or_else(|| panic!("no {id} in the page"));

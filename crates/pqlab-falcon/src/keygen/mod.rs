@@ -42,8 +42,11 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
     let mut ws = solve::Workspace::new();
     let lim = 1i8 << (params::fg_bits(N) - 1);
     loop {
-        gauss::poly_small_mkgauss(rng, &mut sk.f, logn);
-        gauss::poly_small_mkgauss(rng, &mut sk.g, logn);
+        {
+            let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+            gauss::poly_small_mkgauss(rng, &mut sk.f, logn);
+            gauss::poly_small_mkgauss(rng, &mut sk.g, logn);
+        }
         // The encoding bound of f and g.
         if sk
             .f
@@ -72,6 +75,8 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
         if bad {
             continue;
         }
+        // Self time: the FFTs inside count as FFT, not as NTRUSolve.
+        let _k = pqlab_profile::enter(pqlab_profile::Kernel::NtruSolve);
         if solve::solve_ntru(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, &mut ws) {
             break;
         }
