@@ -1,10 +1,11 @@
-//! Criterion benchmarks of Falcon-512 and Falcon-1024: key expansion, signing with a plain
-//! secret key (expansion included) and with an expanded key, verification, and the two
-//! HashToPoint variants, for pqlab and, in the same run, PQClean through `pqcrypto-falcon`
-//! (sign and verify).
+//! Criterion benchmarks of Falcon-512 and Falcon-1024: key generation, key expansion, signing
+//! with a plain secret key (expansion included) and with an expanded key, verification, and
+//! the two HashToPoint variants, for pqlab and, in the same run, PQClean through
+//! `pqcrypto-falcon` (keygen, sign and verify). `cargo bench -p pqlab-falcon --features
+//! fpr-emu` measures the emulated floating point instead of native f64.
 //!
-//! Groups are named `Falcon-n/pqlab` and `Falcon-n/pqcrypto`. Keys come from `pqcrypto-falcon`
-//! (pqlab has no key generation yet); signing uses a fixed nonce and sampler seed per run (the
+//! Groups are named `Falcon-n/pqlab` and `Falcon-n/pqcrypto`. The measured keys come from
+//! `pqcrypto-falcon` (any valid key costs the same to use); signing uses a fixed nonce and sampler seed per run (the
 //! cost does not depend on them beyond the rare restart), verification one fixed signature.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
