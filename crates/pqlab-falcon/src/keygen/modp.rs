@@ -17,7 +17,11 @@
 //! NTT order: `ntt` leaves f(w_i) at index i with w_i = psi^(2 rev(i) + 1) (rev: bit reversal
 //! over logn bits, psi a primitive 2n-th root). Then w_(2v+1) = -w_(2v), and w_(2v)^2 is the
 //! point of index v of the NTT of half the size, which is what the field norm
-//! N(f)(x^2) = f(x) f(-x) and the lifting F(x) = F'(x^2) g(-x) use.
+//! N(f)(x^2) = f(x) f(-x) and the lifting F(x) = F'(x^2) g(-x) use. The transforms of
+//! `falcon_solver` keep this order (Cooley-Tukey and Gentleman-Sande over the same bit-reversed
+//! tables, as the reference's `modp_NTT2` / `modp_iNTT2`); the tests `ntt_product_and_pairing`
+//! and `strategies_agree` check it, and that a table of size n serves size n/2, under every
+//! strategy.
 
 use pqlab_arith::falcon_solver::{self, DynModMul};
 use pqlab_arith::reduce::{self, Strategy};
