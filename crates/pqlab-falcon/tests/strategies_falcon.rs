@@ -1,14 +1,54 @@
 //! The Falcon round-3 KAT files (falcon512-KAT.rsp, falcon1024-KAT.rsp: every public key,
-//! every signature) under every reduction strategy of `pqlab_arith::reduce`: verification's
-//! NTT modulo q = 12289 dispatches on the process-wide selector, so this binary holds a single
-//! test that switches it sequentially (no other test here can race with it).
+//! every signature, and the key generation from every record's seed) under every reduction
+//! strategy of `pqlab_arith::reduce`: verification's NTT modulo q = 12289 and the key
+//! generation's NTTs modulo the NTRU-solver primes dispatch on the process-wide selector, so
+//! this binary holds a single test that switches it sequentially (no other test here can race
+//! with it).
+//!
+//! Key generation: every strategy must produce, byte for byte, the key pairs of Montgomery (the
+//! default, whose agreement with the KAT file `kat_keygen.rs` checks, known differences
+//! included). `PQLAB_KAT_LIMIT` limits the records per file (default: all 100; about 4 s per
+//! strategy in release on two cores).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use pqlab_arith::reduce::{Strategy, set_strategy, strategy};
 use pqlab_falcon::{Error, Signature, SigningKey, VerifyingKey};
+use pqlab_testutil::drbg::NistDrbg;
 use pqlab_testutil::vectors::vectors_dir;
+
+/// Encoded key pairs (sk, pk).
+type KeyPairs = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// The key pairs (sk, pk encodings) generated, as `kat_keygen.rs` does, from the first `limit`
+/// records' seeds of `file` (NIST CTR_DRBG seeded with `seed`, its first 48 bytes seed the
+/// keygen), and how many equal the record's.
+fn keygen_all<const N: usize>(
+    dir: &std::path::Path,
+    file: &str,
+    limit: usize,
+) -> (KeyPairs, usize) {
+    let kats = common::load(dir, file);
+    let mut same = 0;
+    let keys = kats
+        .iter()
+        .take(limit)
+        .map(|k| {
+            let mut drbg = NistDrbg::new(&k.seed.as_slice().try_into().unwrap());
+            let mut seed = [0u8; 48];
+            drbg.fill(&mut seed);
+            let sk = SigningKey::<N>::generate_from_seed(&seed);
+            let mut out = vec![0u8; SigningKey::<N>::ENCODED_LEN];
+            sk.encode(&mut out).unwrap();
+            let mut pk = vec![0u8; k.pk.len()];
+            sk.verifying_key().encode(&mut pk).unwrap();
+            same += usize::from(out == k.sk && pk == k.pk);
+            (out, pk)
+        })
+        .collect();
+    (keys, same)
+}
 
 /// Every KAT record of `file`: the public key decodes and re-encodes, h = g / f from the secret
 /// key (an NTT, a pointwise division and an inverse NTT), the signature verifies in both
@@ -42,19 +82,54 @@ fn verify_all<const N: usize>(dir: &std::path::Path, file: &str, logn: u8) -> us
 #[test]
 fn kat_verify_under_every_reduction_strategy() {
     let Some(dir) = vectors_dir() else { return };
+    let limit: usize = std::env::var("PQLAB_KAT_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let (f512, f1024) = (
+        "falcon-kat/falcon512-KAT.rsp",
+        "falcon-kat/falcon1024-KAT.rsp",
+    );
+    let mut reference = None;
     for s in Strategy::ALL {
         set_strategy(s);
         assert_eq!(strategy(), s);
-        let a = verify_all::<512>(&dir, "falcon-kat/falcon512-KAT.rsp", 9);
-        let b = verify_all::<1024>(&dir, "falcon-kat/falcon1024-KAT.rsp", 10);
+        let a = verify_all::<512>(&dir, f512, 9);
+        let b = verify_all::<1024>(&dir, f1024, 10);
+        let (k512, m512) = keygen_all::<512>(&dir, f512, limit);
+        let (k1024, m1024) = keygen_all::<1024>(&dir, f1024, limit);
         println!(
-            "== reduction strategy {}: {a} + {b} KAT signatures verified",
-            s.name()
+            "== reduction strategy {}: {a} + {b} KAT signatures verified; \
+             key generation: {m512} + {m1024} of {} + {} KAT key pairs reproduced",
+            s.name(),
+            k512.len(),
+            k1024.len()
         );
+        // Montgomery (Strategy::ALL[0]) is the reference for the key pairs.
+        match &reference {
+            None => reference = Some((k512, k1024)),
+            Some((r512, r1024)) => {
+                for (i, (x, y)) in k512.iter().zip(r512).enumerate() {
+                    assert!(
+                        x == y,
+                        "{}: falcon-512 record {i}: key pair differs",
+                        s.name()
+                    );
+                }
+                for (i, (x, y)) in k1024.iter().zip(r1024).enumerate() {
+                    assert!(
+                        x == y,
+                        "{}: falcon-1024 record {i}: key pair differs",
+                        s.name()
+                    );
+                }
+            }
+        }
     }
     set_strategy(Strategy::Montgomery);
     println!(
-        "all Falcon KAT signatures verified under {} strategies",
+        "all Falcon KAT signatures verified and key pairs generated identically under {} \
+         strategies",
         Strategy::ALL.len()
     );
 }

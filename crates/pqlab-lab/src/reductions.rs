@@ -10,24 +10,29 @@
 //! Modules and operations:
 //!
 //! * `falcon-512 verify`, `falcon-1024 verify`: the q = 12289 NTT and inverse NTT
-//!   (`pqlab_arith::reduce::ntt_falcon`), and Falcon verification of an encoded signature.
+//!   (`pqlab_arith::reduce::ntt_falcon`), and Falcon verification (Falcon spec v1.2, Algorithm
+//!   16: Verify) of an encoded signature under a key pair from our key generation.
 //! * `falcon-512 keygen`, `falcon-1024 keygen`: the NTTs modulo an NTRU-solver prime
 //!   (`pqlab_arith::falcon_solver`, PRIMES\[1\] = 2147389441: its generalised K-RED takes 3
 //!   steps, like 509 of the 522 primes), n = 512 and 1024; the "k2-red" strategy is the
-//!   generalised K-RED there. The whole key generation is reported as not available while
-//!   Falcon key generation does not run its NTTs through the strategies.
+//!   generalised K-RED there. The whole operation is Falcon key generation (spec v1.2,
+//!   Algorithm 4: KeyGen, with NTRUGen and Algorithm 6: NTRUSolve), whose NTTs modulo the
+//!   solver primes (`pqlab_falcon`'s `keygen::modp`) and modulo q (h = g / f) run under the
+//!   selected strategy, from [`KEYGEN_SEEDS`] fixed seeds: round r uses seed r for every
+//!   strategy, so that every strategy generates the same keys (the time varies with the seed:
+//!   NTRUGen rejects a varying number of (f, g)).
 //! * `ml-dsa-65`: the q = 8380417 NTTs and ML-DSA-65 verification (32-byte message).
 //! * `ml-kem-768`: the q = 3329 NTTs and ML-KEM-768 decapsulation.
 //!
 //! Strategies are measured interleaved (rounds of a batch per strategy) so that drift on a
-//! shared machine spreads over all of them; the process-wide strategy is restored to
-//! Montgomery at the end.
+//! shared machine spreads over all of them; the process-wide strategy is restored after every
+//! batch to what it was before the study.
 
 use std::cell::RefCell;
 
 use pqlab_arith::falcon_solver::{self, KRed11x3, KRedPm2, ModMul, Twiddles};
 use pqlab_arith::reduce::{self, Modulus, Strategy, ntt_falcon, ntt_mldsa, ntt_mlkem};
-use pqlab_falcon::{Signature, VerifyingKey};
+use pqlab_falcon::{NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey};
 use pqlab_mldsa::MlDsa65;
 use pqlab_mlkem::MlKem768;
 
@@ -36,8 +41,8 @@ use crate::machine::Machine;
 use crate::measure::{self, Sample};
 use crate::run::{Config, ConfigRecord, Progress, Report, Statistics};
 
-/// The value of the whole-operation cell where it cannot be measured yet.
-pub const KEYGEN_NA: &str = "n/a (keygen not strategy-generic)";
+/// How many fixed seeds (rounds, at most) the whole Falcon key generation is measured over.
+pub const KEYGEN_SEEDS: usize = 100;
 
 /// The Falcon study's figures (Falcon-1024, Celeron N4000, K2-RED against Montgomery, %):
 /// (module, forward NTT, inverse NTT, whole operation).
@@ -86,16 +91,18 @@ pub struct ReductionRow {
 /// Medians (TSC ticks if any, ns) of one cell per strategy, in [`Strategy::ALL`] order.
 type Cell = [(Option<f64>, f64); 4];
 
-/// Measures `f(s, warmup, calls)` for every strategy in `rounds` interleaved rounds of
+/// Measures `f(s, round, warmup, calls)` for every strategy in `rounds` interleaved rounds of
 /// `per_round` timed calls, with the strategy selected process-wide: `warmup` untimed calls in
 /// the first round, one before each later batch. The rounds are short (one to four calls) so
-/// that load changes on a shared machine hit every strategy alike.
+/// that load changes on a shared machine hit every strategy alike. The process-wide strategy is
+/// restored after every batch.
 fn interleaved(
     rounds: usize,
     warmup: usize,
     per_round: usize,
-    mut f: impl FnMut(Strategy, usize, usize) -> Result<Sample, LabError>,
+    mut f: impl FnMut(Strategy, usize, usize, usize) -> Result<Sample, LabError>,
 ) -> Result<Cell, LabError> {
+    let before = reduce::strategy();
     let mut all: [Sample; 4] = Default::default();
     for r in 0..rounds {
         // Rotate the order so that no strategy always runs first after another cell.
@@ -103,8 +110,8 @@ fn interleaved(
             let i = (r + j) % 4;
             let s = Strategy::ALL[i];
             reduce::set_strategy(s);
-            let x = f(s, if r == 0 { warmup } else { 1 }, per_round);
-            reduce::set_strategy(Strategy::Montgomery);
+            let x = f(s, r, if r == 0 { warmup } else { 1 }, per_round);
+            reduce::set_strategy(before);
             let x = x?;
             all[i].ns.extend(x.ns);
             all[i].cycles.extend(x.cycles);
@@ -169,12 +176,15 @@ struct Module {
 }
 
 /// How many timed calls: `rounds` = the configured iterations, one whole operation and four
-/// NTTs per strategy and round (NTTs are cheap: four times as many calls).
+/// NTTs per strategy and round (NTTs are cheap: four times as many calls); Falcon key
+/// generation (milliseconds) in at most [`KEYGEN_SEEDS`] rounds with a few warm-up calls.
 struct Counts {
     rounds: usize,
     warmup: usize,
     op: usize,
     ntt: usize,
+    keygen_rounds: usize,
+    keygen_warmup: usize,
 }
 
 impl Counts {
@@ -184,39 +194,39 @@ impl Counts {
             warmup: c.warmup.max(1),
             op: 1,
             ntt: 4,
+            keygen_rounds: c.iterations.clamp(1, KEYGEN_SEEDS),
+            keygen_warmup: c.warmup.clamp(1, 4),
         }
     }
 }
 
-/// A Falcon public key (random h: uniform mod q like a real one) and a well-formed signature
-/// (random s2 with |s2\[i\]| < 128). Verification does all of its work on them (decoding,
-/// HashToPoint, NTT, product, inverse NTT, norm) and rejects at the final norm check, in the
-/// same time as an accepted signature; an accepted one needs a Falcon signing key, which needs
-/// key generation.
+/// The keygen seed of round `r` (fixed: every run and every strategy generates the same keys).
+fn keygen_seed(r: usize) -> [u8; SEED_LEN] {
+    let mut seed = [0x6bu8; SEED_LEN];
+    seed[..8].copy_from_slice(&(r as u64).to_le_bytes());
+    seed
+}
+
+/// A Falcon key pair from our key generation (a fixed seed), a random 32-byte message and its
+/// encoded signature (Algorithm 10: Sign, random nonce and sampler seed): verification accepts
+/// it (checked here once).
 fn falcon_inputs<const N: usize>() -> Result<(VerifyingKey<N>, Vec<u8>, Vec<u8>), LabError> {
-    let logn = N.trailing_zeros() as u8;
-    let h = uniform(N, 12289)?;
-    let mut pk = vec![logn];
-    let (mut acc, mut bits) = (0u32, 0);
-    for &x in &h {
-        acc = (acc << 14) | x;
-        bits += 14;
-        while bits >= 8 {
-            bits -= 8;
-            pk.push((acc >> bits) as u8);
-        }
-    }
-    let vk = VerifyingKey::<N>::decode(&pk).map_err(lib_err)?;
-    let r = random_bytes(40 + N)?;
-    let mut nonce = [0u8; 40];
-    nonce.copy_from_slice(&r[..40]);
-    let s2: [i16; N] = core::array::from_fn(|i| i16::from(r[40 + i] as i8));
+    let sk = SigningKey::<N>::generate_from_seed(&keygen_seed(usize::MAX));
+    let vk = sk.verifying_key();
+    let msg = random_bytes(32)?;
+    let r = random_bytes(NONCE_LEN + SEED_LEN)?;
+    let mut nonce = [0u8; NONCE_LEN];
+    nonce.copy_from_slice(&r[..NONCE_LEN]);
+    let mut seed = [0u8; SEED_LEN];
+    seed.copy_from_slice(&r[NONCE_LEN..]);
     let mut sig = vec![0u8; Signature::<N>::MAX_LEN];
-    let len = Signature::<N>::from_parts(nonce, s2)
+    let len = sk
+        .sign_with_seed(&msg, &nonce, &seed)
         .encode(&mut sig)
         .map_err(lib_err)?;
     sig.truncate(len);
-    Ok((vk, random_bytes(32)?, sig))
+    vk.verify(&msg, &sig).map_err(lib_err)?;
+    Ok((vk, msg, sig))
 }
 
 fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
@@ -224,23 +234,19 @@ fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
         let v = uniform(N, 12289)?;
         core::array::from_fn(|i| v[i] as u16)
     };
-    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_falcon::ntt(s, x))
     })?;
-    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_falcon::intt(s, x))
     })?;
     let (vk, msg, sig) = falcon_inputs::<N>()?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
         measure::time(
             w,
             n,
             |_| Ok(()),
-            |()| {
-                // Rejected at the norm check (see `falcon_inputs`); the work is all done.
-                let _ = std::hint::black_box(vk.verify(&msg, &sig));
-                Ok(())
-            },
+            |()| vk.verify(&msg, &sig).map_err(lib_err),
         )
     })?;
     Ok(Module {
@@ -250,9 +256,8 @@ fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
         intt,
         whole: Some(whole),
         note: Some(
-            "verify = decode + HashToPoint + NTT + product + inverse NTT + norm, of a \
-             well-formed signature under a random key (rejected at the norm check after all \
-             the work; no Falcon key generation yet to make an accepted one)"
+            "verify = decode + HashToPoint + NTT + product + inverse NTT + norm, of a valid \
+             signature of a 32-byte message under a key pair from our key generation"
                 .into(),
         ),
         reduction: |s| match s {
@@ -275,22 +280,40 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
     let a: [u32; N] = core::array::from_fn(|i| v[i]);
     let tables = Strategy::ALL.map(|s| Twiddles::new(s, SOLVER_PRIME, logn));
     let tw = |s: Strategy| &tables[Strategy::ALL.iter().position(|&x| x == s).unwrap_or(0)];
-    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| falcon_solver::ntt(x, tw(s)))
     })?;
-    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| falcon_solver::intt(x, tw(s)))
+    })?;
+    let whole = interleaved(k.keygen_rounds, k.keygen_warmup, k.op, |_, r, w, n| {
+        let seed = keygen_seed(r);
+        measure::time(
+            w,
+            n,
+            |_| Ok(()),
+            |()| {
+                // The key pair: the secret key (f, g, F, G) and the public key h = g / f.
+                let sk = SigningKey::<N>::generate_from_seed(std::hint::black_box(&seed));
+                std::hint::black_box((sk.verifying_key(), sk));
+                Ok(())
+            },
+        )
     })?;
     Ok(Module {
         module: format!("falcon-{N} keygen"),
         op: "keygen",
         ntt,
         intt,
-        whole: None,
+        whole: Some(whole),
         note: Some(format!(
             "NTTs modulo the NTRU-solver prime PRIMES[{SOLVER_PRIME}] = {p}; table B = the \
              run-time tables of one prime (gm, igm, n^-1, the strategy's constants; the \
-             522-prime list adds 2088 B at compile time); whole keygen: {KEYGEN_NA}"
+             522-prime list adds 2088 B at compile time); keygen = the whole key generation \
+             (NTRUGen, NTRUSolve, h = g / f) with its NTTs under the strategy (the solver's \
+             pointwise products stay Montgomery), median over {} fixed seeds, the same for \
+             every strategy",
+            k.keygen_rounds
         )),
         reduction: |s| match s {
             Strategy::K2Red => {
@@ -318,17 +341,17 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
 fn mldsa(k: &Counts) -> Result<Module, LabError> {
     let v = uniform(256, 8_380_417)?;
     let a: [i32; 256] = core::array::from_fn(|i| v[i] as i32);
-    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_mldsa::ntt(s, x))
     })?;
-    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_mldsa::inv_ntt_to_mont(s, x))
     })?;
     let sk = pqlab_mldsa::SigningKey::<MlDsa65>::generate().map_err(lib_err)?;
     let vk = sk.verifying_key();
     let msg = random_bytes(32)?;
     let sig = sk.sign(&msg, &[]).map_err(lib_err)?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
         measure::time(
             w,
             n,
@@ -356,15 +379,15 @@ fn mldsa(k: &Counts) -> Result<Module, LabError> {
 fn mlkem(k: &Counts) -> Result<Module, LabError> {
     let v = uniform(256, 3329)?;
     let a: [i16; 256] = core::array::from_fn(|i| v[i] as i16);
-    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let ntt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_mlkem::ntt(s, x))
     })?;
-    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, w, n| {
+    let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_mlkem::inv_ntt_to_mont(s, x))
     })?;
     let dk = pqlab_mlkem::DecapsulationKey::<MlKem768>::generate().map_err(lib_err)?;
     let (ct, _) = dk.encapsulation_key().encapsulate().map_err(lib_err)?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, w, n| {
+    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
         measure::time(
             w,
             n,
@@ -434,8 +457,8 @@ pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionR
     let steps: [(&str, Step); 6] = [
         ("falcon-512 verify", falcon_verify::<512>),
         ("falcon-1024 verify", falcon_verify::<1024>),
-        ("falcon-512 keygen NTTs", falcon_keygen::<512>),
-        ("falcon-1024 keygen NTTs", falcon_keygen::<1024>),
+        ("falcon-512 keygen", falcon_keygen::<512>),
+        ("falcon-1024 keygen", falcon_keygen::<1024>),
         ("ml-dsa-65", mldsa),
         ("ml-kem-768", mlkem),
     ];
@@ -445,7 +468,6 @@ pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionR
         out.extend(rows(step(&k)?));
     }
     progress(steps.len(), steps.len(), "done");
-    reduce::set_strategy(Strategy::Montgomery);
     Ok(out)
 }
 

@@ -73,8 +73,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub quick: bool,
     /// Measure the modular-reduction strategies instead of the schemes: forward and inverse
-    /// NTT and a whole operation per module (Falcon verify and key-generation NTTs, ML-DSA,
-    /// ML-KEM) under Montgomery, Barrett, K2-RED and `%`, against Montgomery, with the bytes of
+    /// NTT and a whole operation per module (Falcon verification, Falcon key generation,
+    /// ML-DSA, ML-KEM) under Montgomery, Barrett, K2-RED and `%`, against Montgomery, with the bytes of
     /// precomputed tables (JSON: a `reductions` array; HTML: a table and a chart).
     #[arg(long, conflicts_with_all = ["peers", "algs", "ops", "msg_sizes"])]
     pub reductions: bool,

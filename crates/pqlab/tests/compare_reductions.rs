@@ -62,10 +62,15 @@ fn quick_reductions_table_has_every_module_and_strategy() {
             if cfg!(target_arch = "x86_64") {
                 assert!(row["ntt_cycles"].as_f64().unwrap() > 0.0);
             }
-            // Every whole operation is measured (Falcon key generation only once it runs its
-            // NTTs through the strategies).
-            if !m.ends_with("keygen") {
-                assert!(row["op_ns"].as_f64().unwrap() > 0.0, "{m} / {s}");
+            // Every whole operation is measured, Falcon key generation included.
+            assert!(row["op_ns"].as_f64().unwrap() > 0.0, "{m} / {s}");
+            if cfg!(target_arch = "x86_64") {
+                assert!(row["op_cycles"].as_f64().unwrap() > 0.0, "{m} / {s}");
+            }
+            if s == "montgomery" {
+                assert_eq!(row["op_change_pct"].as_f64(), Some(0.0), "{m}");
+            } else {
+                assert!(row["op_change_pct"].as_f64().is_some(), "{m} / {s}");
             }
             assert_eq!(row["constant_time"].as_bool(), Some(s != "plain-%"));
         }

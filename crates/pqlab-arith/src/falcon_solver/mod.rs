@@ -14,6 +14,10 @@
 //!   for n = 1024 ([`table_bytes`]), as the reference computes its `gm`/`igm` tables with
 //!   `modp_mkgm2`. A table is tied to the strategy it was built for (pre-scaled by its
 //!   FACTOR^-1).
+//! * [`DynModMul`]: the [`ModMul`] of a [`Strategy`] for one prime, chosen at run time (the
+//!   one place that maps a strategy to its multiplication); it dispatches once per call to the
+//!   generic transforms and to [`twiddles_from_root`] (the tables from a given root, in
+//!   caller buffers, as Falcon key generation uses them: `pqlab-falcon`'s `keygen::modp`).
 //! * [`ntt`] / [`intt`] (run-time strategy, from the [`Twiddles`]), [`ntt_once`] /
 //!   [`intt_once`] (`(a, prime_index, logn)` under the process-wide strategy, building the
 //!   tables on the way) and [`ntt_with`] / [`intt_with`] (a [`ModMul`] type): the negacyclic transforms of size n = 2^logn,
@@ -187,12 +191,35 @@ fn mulmod(a: u32, b: u32, p: u32) -> u32 {
 ///
 /// If `logn > MAX_LOGN` or a buffer is shorter than 2^logn.
 pub fn twiddles_into<M: ModMul>(m: &M, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32 {
+    twiddles_from_root(m, psi(m.p()), logn, gm, igm)
+}
+
+/// [`twiddles_into`] with the primitive 2048th root of unity `root` given (as the Falcon
+/// reference's `modp_mkgm2` takes its `g`; for callers that keep the roots of their primes,
+/// e.g. at compile time): 2n + 2 multiplications of strategy `M` (each entry is the previous
+/// one times the pre-scaled w, w FACTOR^-1, so that every entry stays pre-scaled) and a few
+/// exponentiations of public values. The tables of size n/2 are the prefixes of those of size
+/// n (w_(n/2) = w_n^2, and BitRev over logn bits of k < n/2 is twice its reversal over logn - 1
+/// bits), so one table serves every smaller size ([`scaled_ninv`] gives the last factor).
+///
+/// # Panics
+///
+/// If `logn > MAX_LOGN` or a buffer is shorter than 2^logn.
+pub fn twiddles_from_root<M: ModMul>(
+    m: &M,
+    root: u32,
+    logn: u32,
+    gm: &mut [u32],
+    igm: &mut [u32],
+) -> u32 {
     assert!(logn <= MAX_LOGN);
     let n = 1usize << logn;
     let p = m.p();
-    let finv = inv_mod_p(m.factor(), p);
-    let w = pow_mod_p(psi(p), 1024 >> logn, p);
-    let iw = inv_mod_p(w, p);
+    let finv = m.factor_inv();
+    let w = pow_mod_p(root, 1024 >> logn, p);
+    // w^-1 = w^(2n - 1).
+    let iw = pow_mod_p(w, (2 << logn) - 1, p);
+    let (ws, iws) = (mulmod(w, finv, p), mulmod(iw, finv, p));
     let (mut x, mut ix) = (finv, finv);
     for j in 0..n {
         let r = if logn == 0 {
@@ -202,10 +229,16 @@ pub fn twiddles_into<M: ModMul>(m: &M, logn: u32, gm: &mut [u32], igm: &mut [u32
         } as usize;
         gm[r] = x;
         igm[r] = ix;
-        x = mulmod(x, w, p);
-        ix = mulmod(ix, iw, p);
+        x = m.mul(x, ws);
+        ix = m.mul(ix, iws);
     }
-    mulmod(inv_mod_p(n as u32, p), finv, p)
+    scaled_ninv(finv, logn, p)
+}
+
+/// n^-1 FACTOR^-1 mod p for n = 2^logn (the last factor of [`intt_with`]), from
+/// `finv` = FACTOR^-1 ([`ModMul::factor_inv`]): as p = 1 (mod 2048), n^-1 = p - (p - 1) / n.
+pub fn scaled_ninv(finv: u32, logn: u32, p: u32) -> u32 {
+    mulmod(p - ((p - 1) >> logn), finv, p)
 }
 
 #[inline(always)]
@@ -270,6 +303,76 @@ pub fn intt_with<M: ModMul>(m: &M, a: &mut [u32], igm: &[u32], ninv: u32) {
     }
 }
 
+/// The [`ModMul`] of a [`Strategy`] for one prime, chosen at run time: the single place that
+/// maps a strategy to its multiplication for the solver primes ([`Strategy::K2Red`] selects the
+/// generalised K-RED: [`KRedPm2`] where it fits, else [`KRed11x3`]). Its methods dispatch once
+/// per transform (or table) to the generic [`ntt_with`], [`intt_with`] and
+/// [`twiddles_from_root`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DynModMul {
+    /// [`Strategy::Montgomery`].
+    Mont32(Mont32),
+    /// [`Strategy::Barrett`].
+    Barrett(BarrettP),
+    /// [`Strategy::K2Red`] for p = 2^31 - l0 with two steps.
+    KRedPm2(KRedPm2),
+    /// [`Strategy::K2Red`] for every other prime (p = k 2^11 + 1, three steps).
+    KRed11x3(KRed11x3),
+    /// [`Strategy::PlainRem`] (benchmark-only).
+    Rem(RemP),
+}
+
+/// Runs `$body` with `$m` bound to the concrete [`ModMul`] of a [`DynModMul`].
+macro_rules! with_mul {
+    ($d:expr, $m:ident => $body:expr) => {
+        match $d {
+            DynModMul::Mont32($m) => $body,
+            DynModMul::Barrett($m) => $body,
+            DynModMul::KRedPm2($m) => $body,
+            DynModMul::KRed11x3($m) => $body,
+            DynModMul::Rem($m) => $body,
+        }
+    };
+}
+
+impl DynModMul {
+    /// The multiplication of strategy `s` modulo p (a prime p = 1 mod 2048 below 2^31).
+    pub fn new(s: Strategy, p: u32) -> DynModMul {
+        match s {
+            Strategy::Montgomery => DynModMul::Mont32(Mont32::new(p)),
+            Strategy::Barrett => DynModMul::Barrett(BarrettP::new(p)),
+            Strategy::K2Red if KRedPm2::fits(p) => DynModMul::KRedPm2(KRedPm2::new(p)),
+            Strategy::K2Red => DynModMul::KRed11x3(KRed11x3::new(p)),
+            Strategy::PlainRem => DynModMul::Rem(RemP::new(p)),
+        }
+    }
+
+    /// The prime.
+    pub fn p(&self) -> u32 {
+        with_mul!(self, m => m.p())
+    }
+
+    /// FACTOR^-1 mod p ([`ModMul::factor_inv`]).
+    pub fn factor_inv(&self) -> u32 {
+        with_mul!(self, m => m.factor_inv())
+    }
+
+    /// [`twiddles_from_root`] for this multiplication.
+    pub fn twiddles_from_root(&self, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32 {
+        with_mul!(self, m => twiddles_from_root(m, root, logn, gm, igm))
+    }
+
+    /// [`ntt_with`] for this multiplication (n = a.len()).
+    pub fn ntt(&self, a: &mut [u32], gm: &[u32]) {
+        with_mul!(self, m => ntt_with(m, a, gm))
+    }
+
+    /// [`intt_with`] for this multiplication (n = a.len()).
+    pub fn intt(&self, a: &mut [u32], igm: &[u32], ninv: u32) {
+        with_mul!(self, m => intt_with(m, a, igm, ninv))
+    }
+}
+
 /// The twiddle tables of one prime, degree and strategy (8 KiB: a caller-owned buffer; keep it
 /// while working modulo that prime).
 #[derive(Clone, Debug)]
@@ -306,14 +409,8 @@ impl Twiddles {
         };
         let p = PRIMES[prime_index];
         let n = 1 << logn;
-        let (gm, igm) = (&mut t.gm[..n], &mut t.igm[..n]);
-        t.ninv = match s {
-            Strategy::Montgomery => twiddles_into(&Mont32::new(p), logn, gm, igm),
-            Strategy::Barrett => twiddles_into(&BarrettP::new(p), logn, gm, igm),
-            Strategy::K2Red if KRedPm2::fits(p) => twiddles_into(&KRedPm2::new(p), logn, gm, igm),
-            Strategy::K2Red => twiddles_into(&KRed11x3::new(p), logn, gm, igm),
-            Strategy::PlainRem => twiddles_into(&RemP::new(p), logn, gm, igm),
-        };
+        t.ninv =
+            DynModMul::new(s, p).twiddles_from_root(psi(p), logn, &mut t.gm[..n], &mut t.igm[..n]);
         t
     }
 
@@ -324,33 +421,16 @@ impl Twiddles {
 }
 
 /// The forward NTT of `a` (2^tw.logn coefficients in \[0, p)) modulo `PRIMES[tw.prime_index]`,
-/// under the strategy the tables were built for ([`Strategy::K2Red`] selects the generalised
-/// K-RED here: [`KRedPm2`] where it fits, else [`KRed11x3`]).
+/// under the strategy the tables were built for (see [`DynModMul`]).
 pub fn ntt(a: &mut [u32], tw: &Twiddles) {
     let n = 1 << tw.logn;
-    let p = PRIMES[tw.prime_index];
-    let a = &mut a[..n];
-    match tw.strategy {
-        Strategy::Montgomery => ntt_with(&Mont32::new(p), a, &tw.gm),
-        Strategy::Barrett => ntt_with(&BarrettP::new(p), a, &tw.gm),
-        Strategy::K2Red if KRedPm2::fits(p) => ntt_with(&KRedPm2::new(p), a, &tw.gm),
-        Strategy::K2Red => ntt_with(&KRed11x3::new(p), a, &tw.gm),
-        Strategy::PlainRem => ntt_with(&RemP::new(p), a, &tw.gm),
-    }
+    DynModMul::new(tw.strategy, PRIMES[tw.prime_index]).ntt(&mut a[..n], &tw.gm);
 }
 
 /// The inverse of [`ntt`], including n^-1.
 pub fn intt(a: &mut [u32], tw: &Twiddles) {
     let n = 1 << tw.logn;
-    let p = PRIMES[tw.prime_index];
-    let a = &mut a[..n];
-    match tw.strategy {
-        Strategy::Montgomery => intt_with(&Mont32::new(p), a, &tw.igm, tw.ninv),
-        Strategy::Barrett => intt_with(&BarrettP::new(p), a, &tw.igm, tw.ninv),
-        Strategy::K2Red if KRedPm2::fits(p) => intt_with(&KRedPm2::new(p), a, &tw.igm, tw.ninv),
-        Strategy::K2Red => intt_with(&KRed11x3::new(p), a, &tw.igm, tw.ninv),
-        Strategy::PlainRem => intt_with(&RemP::new(p), a, &tw.igm, tw.ninv),
-    }
+    DynModMul::new(tw.strategy, PRIMES[tw.prime_index]).intt(&mut a[..n], &tw.igm, tw.ninv);
 }
 
 /// The forward NTT of `a` (n = 2^logn coefficients in \[0, p)) modulo `PRIMES[prime_index]`

@@ -13,6 +13,11 @@ pub trait ModMul: Sized + Copy {
     fn p(&self) -> u32;
     /// The factor F of the strategy, in \[0, p): mul(a, b) = F a b mod p.
     fn factor(&self) -> u32;
+    /// F^-1 mod p, the pre-scaling of the twiddles (by default by Fermat inversion of
+    /// [`ModMul::factor`]; the strategies override it with a closed form).
+    fn factor_inv(&self) -> u32 {
+        super::inv_mod_p(self.factor(), self.p())
+    }
     /// F * a * b mod p in \[0, p), for a, b in \[0, p).
     fn mul(&self, a: u32, b: u32) -> u32;
 }
@@ -57,6 +62,11 @@ impl ModMul for Mont32 {
         super::inv_mod_p(r, self.p)
     }
 
+    /// 2^32 mod p.
+    fn factor_inv(&self) -> u32 {
+        ((1u64 << 32) % u64::from(self.p)) as u32
+    }
+
     #[inline(always)]
     fn mul(&self, a: u32, b: u32) -> u32 {
         let z = u64::from(a) * u64::from(b);
@@ -88,6 +98,10 @@ impl ModMul for BarrettP {
     }
 
     fn factor(&self) -> u32 {
+        1
+    }
+
+    fn factor_inv(&self) -> u32 {
         1
     }
 
@@ -164,6 +178,15 @@ impl<const M: u32, const STEPS: u32> ModMul for KRedP<M, STEPS> {
         super::pow_mod_p(self.k.rem_euclid(i64::from(self.p)) as u32, STEPS, self.p)
     }
 
+    /// k^-STEPS: 1 for M = 31 (k = 1); for p = k 2^M + 1, k 2^M = -1, so k^-1 = -2^M.
+    fn factor_inv(&self) -> u32 {
+        if M == 31 {
+            1
+        } else {
+            super::pow_mod_p(self.p - (1 << M), STEPS, self.p)
+        }
+    }
+
     #[inline(always)]
     fn mul(&self, a: u32, b: u32) -> u32 {
         let mut c = (u64::from(a) * u64::from(b)) as i64;
@@ -200,6 +223,10 @@ impl ModMul for RemP {
     }
 
     fn factor(&self) -> u32 {
+        1
+    }
+
+    fn factor_inv(&self) -> u32 {
         1
     }
 

@@ -97,6 +97,12 @@ fn check_mul<M: ModMul>(p: u32, rng: &mut impl Rng) {
         pairs.push((rng.gen_range(0..p), rng.gen_range(0..p)));
     }
     let pp = u64::from(p);
+    assert_eq!(
+        u64::from(m.factor_inv()) * f % pp,
+        1,
+        "{} p={p}: factor_inv",
+        M::NAME
+    );
     for (a, b) in pairs {
         let want = (u64::from(a) * u64::from(b) % pp * f % pp) as u32;
         assert_eq!(m.mul(a, b), want, "{} p={p} a={a} b={b}", M::NAME);
@@ -206,6 +212,27 @@ fn once_uses_the_default_strategy() {
     assert_eq!(x, y);
     intt_once(&mut x, 3, 9);
     assert_eq!(x, a);
+}
+
+/// The tables of size n/2 are the prefixes of those of size n (up to n^-1), for every
+/// strategy: what lets the Falcon key generation run the half-size transforms of the field
+/// norm and the lifting with the full-size tables.
+#[test]
+fn smaller_tables_are_prefixes() {
+    for i in [0, 7] {
+        let p = PRIMES[i];
+        for s in Strategy::ALL {
+            let big = Twiddles::new(s, i, MAX_LOGN);
+            let finv = DynModMul::new(s, p).factor_inv();
+            for logn in 0..MAX_LOGN {
+                let n = 1 << logn;
+                let small = Twiddles::new(s, i, logn);
+                assert_eq!(&small.gm[..n], &big.gm[..n], "{s:?} p={p} logn={logn}");
+                assert_eq!(&small.igm[..n], &big.igm[..n], "{s:?} p={p} logn={logn}");
+                assert_eq!(small.ninv, scaled_ninv(finv, logn, p));
+            }
+        }
+    }
 }
 
 #[test]

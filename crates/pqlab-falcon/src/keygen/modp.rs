@@ -1,13 +1,30 @@
 //! Arithmetic modulo the small primes of NTRUSolve (Falcon spec v1.2, Section 3.8.2, and the
 //! round-3 reference `keygen.c`, which computes with big integers in residue-number-system
-//! (RNS) form): the primes p = 1 (mod 2048) below 2^31, taken downward from 2^31, their
-//! primitive 2048-th roots of unity and the CRT constants, all computed at compile time;
-//! Montgomery multiplication with R = 2^32; the negacyclic NTT modulo p.
+//! (RNS) form): the primes p = 1 (mod 2048) below 2^31, taken downward from 2^31 (the first
+//! [`NUM_PRIMES`] of [`pqlab_arith::falcon_solver::PRIMES`]), their primitive 2048-th roots of
+//! unity and the CRT constants, all computed at compile time; Montgomery multiplication with
+//! R = 2^32 ([`Modp`], for the pointwise work of the callers); the negacyclic NTT modulo p.
+//!
+//! The NTTs ([`Twiddles`]) run under the reduction strategy selected process-wide in
+//! `pqlab_arith::reduce` (`set_strategy`): Montgomery (the default, R = 2^32, the reference's
+//! `modp_montymul`), Barrett, the generalised K-RED or `%` (benchmark-only), through the
+//! generic transforms of [`pqlab_arith::falcon_solver`] ([`DynModMul`], the reference's
+//! `modp_NTT2` / `modp_iNTT2` butterflies). Their tables are pre-scaled by the strategy's
+//! factor^-1 (for Montgomery: the Montgomery form), so that inputs and outputs are the plain
+//! residues in \[0, p) under every strategy, in the order below, and the callers' [`Modp`]
+//! arithmetic applies unchanged.
 //!
 //! NTT order: `ntt` leaves f(w_i) at index i with w_i = psi^(2 rev(i) + 1) (rev: bit reversal
 //! over logn bits, psi a primitive 2n-th root). Then w_(2v+1) = -w_(2v), and w_(2v)^2 is the
 //! point of index v of the NTT of half the size, which is what the field norm
-//! N(f)(x^2) = f(x) f(-x) and the lifting F(x) = F'(x^2) g(-x) use.
+//! N(f)(x^2) = f(x) f(-x) and the lifting F(x) = F'(x^2) g(-x) use. The transforms of
+//! `falcon_solver` keep this order (Cooley-Tukey and Gentleman-Sande over the same bit-reversed
+//! tables, as the reference's `modp_NTT2` / `modp_iNTT2`); the tests `ntt_product_and_pairing`
+//! and `strategies_agree` check it, and that a table of size n serves size n/2, under every
+//! strategy.
+
+use pqlab_arith::falcon_solver::{self, DynModMul};
+use pqlab_arith::reduce::{self, Strategy};
 
 /// How many primes the table holds: enough for the largest value NTRUSolve builds for
 /// n = 1024 (the unreduced F at depth 9, about 9,600 bits).
@@ -41,48 +58,11 @@ const fn pow_mod(mut a: u64, mut e: u64, p: u64) -> u64 {
     r
 }
 
-/// Deterministic Miller-Rabin for p < 4,759,123,141 (bases 2, 7, 61).
-const fn is_prime(p: u64) -> bool {
-    let mut d = p - 1;
-    let mut s = 0;
-    while d & 1 == 0 {
-        d >>= 1;
-        s += 1;
-    }
-    let bases = [2u64, 7, 61];
-    let mut i = 0;
-    while i < bases.len() {
-        let mut x = pow_mod(bases[i], d, p);
-        i += 1;
-        if x == 1 || x == p - 1 {
-            continue;
-        }
-        let mut r = 1;
-        let mut witness = true;
-        while r < s {
-            x = mul_mod(x, x, p);
-            if x == p - 1 {
-                witness = false;
-                break;
-            }
-            r += 1;
-        }
-        if witness {
-            return false;
-        }
-    }
-    true
-}
-
 const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
     let mut t = [SmallPrime { p: 0, g: 0, s: 0 }; NUM_PRIMES];
-    let mut cand: u64 = (1 << 31) - 2048 + 1;
     let mut i = 0;
     while i < NUM_PRIMES {
-        while !is_prime(cand) {
-            cand -= 2048;
-        }
-        let p = cand;
+        let p = falcon_solver::PRIMES[i] as u64;
         // A primitive 2048-th root: h^((p-1)/2048) for the first h whose 1024-th power is -1.
         let mut h = 2;
         let g = loop {
@@ -106,7 +86,6 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
             s: s as u32,
         };
         i += 1;
-        cand -= 2048;
     }
     t
 }
@@ -218,6 +197,7 @@ impl Modp {
     }
 
     /// a^e mod p, a in normal form (square and multiply over the public exponent).
+    #[cfg(test)]
     pub(crate) fn pow(&self, a: u32, mut e: u32) -> u32 {
         let mut r = 1;
         let mut b = a;
@@ -232,48 +212,42 @@ impl Modp {
     }
 }
 
-/// Bit reversal of i over `bits` bits.
-#[inline(always)]
-fn rev(i: usize, bits: u32) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        i.reverse_bits() >> (usize::BITS - bits)
-    }
-}
-
-/// The twiddle factors of the NTT of size 2^logn modulo one prime, in Montgomery form:
-/// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 1 <= k < n.
+/// The twiddle factors of the NTT of size 2^logn modulo one prime, for one reduction
+/// strategy: `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
+/// by the strategy's factor^-1 (Montgomery: psi^rev(k) 2^32 mod p, the Montgomery form), in
+/// the caller's buffer.
 pub(crate) struct Twiddles<'a> {
+    /// Arithmetic modulo the prime for the callers (normal-form values, Montgomery inside).
     pub(crate) m: Modp,
+    /// The NTT's multiplication (the strategy's, for this prime).
+    mul: DynModMul,
     zeta: &'a [u32],
     izeta: &'a [u32],
+    /// The strategy's factor^-1 mod p (for n^-1 at every size).
+    finv: u32,
     logn: u32,
 }
 
 impl<'a> Twiddles<'a> {
-    /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
+    /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words),
+    /// under the process-wide strategy (`pqlab_arith::reduce::strategy`).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
+        Self::with_strategy(reduce::strategy(), idx, logn, buf)
+    }
+
+    /// [`Self::new`] under strategy `s`.
+    pub(crate) fn with_strategy(s: Strategy, idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
-        let m = Modp::new(sp.p);
+        let mul = DynModMul::new(s, sp.p);
         let n = 1usize << logn;
-        // psi: a primitive 2n-th root, g^(1024/n).
-        let psi = m.pow(sp.g, (1024 >> logn) as u32);
-        let ipsi = m.pow(psi, sp.p - 2);
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
-        let (mut x, mut y) = (m.to_mont(1), m.to_mont(1));
-        let (psi_m, ipsi_m) = (m.to_mont(psi), m.to_mont(ipsi));
-        for i in 0..n {
-            let r = rev(i, logn);
-            zeta[r] = x;
-            izeta[r] = y;
-            x = m.mmul(x, psi_m);
-            y = m.mmul(y, ipsi_m);
-        }
+        mul.twiddles_from_root(sp.g, logn, zeta, izeta);
         Twiddles {
-            m,
+            m: Modp::new(sp.p),
+            mul,
             zeta,
             izeta,
+            finv: mul.factor_inv(),
             logn,
         }
     }
@@ -287,25 +261,8 @@ impl<'a> Twiddles<'a> {
     /// start with those of size n/2 (psi_(n/2) = psi_n^2, and rev over logn bits of k < n/2
     /// is twice its reversal over logn - 1 bits).
     pub(crate) fn ntt_sized(&self, a: &mut [u32], logn: u32) {
-        let n = 1usize << logn;
         debug_assert!(logn <= self.logn);
-        let m = &self.m;
-        let mut len = n >> 1;
-        let mut k = 1;
-        while len >= 1 {
-            let mut start = 0;
-            while start < n {
-                let z = self.zeta[k];
-                k += 1;
-                for j in start..start + len {
-                    let t = m.mmul(a[j + len], z);
-                    a[j + len] = m.sub(a[j], t);
-                    a[j] = m.add(a[j], t);
-                }
-                start += len << 1;
-            }
-            len >>= 1;
-        }
+        self.mul.ntt(&mut a[..1 << logn], self.zeta);
     }
 
     /// Inverse of [`Self::ntt`], including the division by n.
@@ -313,30 +270,11 @@ impl<'a> Twiddles<'a> {
         self.intt_sized(a, self.logn);
     }
 
-    /// Inverse of [`Self::ntt_sized`].
+    /// Inverse of [`Self::ntt_sized`], including the division by 2^logn.
     pub(crate) fn intt_sized(&self, a: &mut [u32], logn: u32) {
-        let n = 1usize << logn;
         debug_assert!(logn <= self.logn);
-        let m = &self.m;
-        let mut len = 1;
-        while len < n {
-            let blocks = n / (2 * len);
-            for b in 0..blocks {
-                let z = self.izeta[blocks + b];
-                let start = 2 * len * b;
-                for j in start..start + len {
-                    let (x, y) = (a[j], a[j + len]);
-                    a[j] = m.add(x, y);
-                    a[j + len] = m.mmul(m.sub(x, y), z);
-                }
-            }
-            len <<= 1;
-        }
-        // 1/n in Montgomery form: 2^32 / n mod p.
-        let ni = m.to_mont(m.pow((m.p + 1) >> 1, logn));
-        for x in a[..n].iter_mut() {
-            *x = m.mmul(*x, ni);
-        }
+        let ninv = falcon_solver::scaled_ninv(self.finv, logn, self.m.p);
+        self.mul.intt(&mut a[..1 << logn], self.izeta, ninv);
     }
 }
 
@@ -348,6 +286,9 @@ mod tests {
     fn primes_table() {
         assert_eq!(PRIMES[0].p, 2_147_473_409);
         for (i, sp) in PRIMES.iter().enumerate() {
+            // The NTRU-solver primes and roots of pqlab-arith, whose strategies the NTTs use.
+            assert_eq!(sp.p, falcon_solver::PRIMES[i]);
+            assert_eq!(sp.g, falcon_solver::psi(sp.p));
             assert_eq!(sp.p % 2048, 1);
             assert!(sp.p > 2_132_646_000, "every prime exceeds 2^30.99");
             let m = Modp::new(sp.p);
@@ -394,14 +335,50 @@ mod tests {
         );
     }
 
-    /// NTT multiplication equals the schoolbook negacyclic product, and the NTT points pair
-    /// up as the module documentation says.
+    /// Under every reduction strategy: NTT multiplication equals the schoolbook negacyclic
+    /// product, and the NTT points pair up as the module documentation says.
     #[test]
     fn ntt_product_and_pairing() {
-        for (idx, logn) in [(0usize, 1u32), (5, 3), (17, 6), (200, 10)] {
+        for s in Strategy::ALL {
+            for (idx, logn) in [(0usize, 1u32), (5, 3), (17, 6), (200, 10)] {
+                product_and_pairing(s, idx, logn);
+            }
+        }
+    }
+
+    /// Every strategy computes the same transforms (the exact residues, same order) at every
+    /// size, with the tables of the largest.
+    #[test]
+    fn strategies_agree() {
+        for idx in [0usize, 1, 339] {
+            let mut bm = [0u32; 2048];
+            let mont = Twiddles::with_strategy(Strategy::Montgomery, idx, 10, &mut bm);
+            let p = mont.m.p;
+            let a: [u32; 1024] =
+                core::array::from_fn(|i| (i as u32).wrapping_mul(2_654_435_761) % p);
+            for s in Strategy::ALL {
+                let mut buf = [0u32; 2048];
+                let tw = Twiddles::with_strategy(s, idx, 10, &mut buf);
+                for logn in 0..=10 {
+                    let n = 1usize << logn;
+                    let (mut x, mut y) = (a, a);
+                    mont.ntt_sized(&mut x, logn);
+                    tw.ntt_sized(&mut y, logn);
+                    assert_eq!(&x[..n], &y[..n], "{s:?} prime {idx} logn {logn}: forward");
+                    mont.intt_sized(&mut x, logn);
+                    tw.intt_sized(&mut y, logn);
+                    assert_eq!(&y[..n], &a[..n], "{s:?} prime {idx} logn {logn}: inverse");
+                    assert_eq!(&x[..n], &a[..n]);
+                }
+            }
+        }
+    }
+
+    fn product_and_pairing(s: Strategy, idx: usize, logn: u32) {
+        {
             let n = 1usize << logn;
             let mut buf = [0u32; 2048];
-            let tw = Twiddles::new(idx, logn, &mut buf);
+            let tw = Twiddles::with_strategy(s, idx, logn, &mut buf);
             let m = tw.m;
             let mut a = [0u32; 1024];
             let mut b = [0u32; 1024];
@@ -460,7 +437,7 @@ mod tests {
                 fa[i] = m.mul(fa[i], fb[i]);
             }
             tw.intt(&mut fa[..n]);
-            assert_eq!(&fa[..n], &want[..n], "prime {idx} logn {logn}");
+            assert_eq!(&fa[..n], &want[..n], "{s:?} prime {idx} logn {logn}");
             tw.ntt(&mut fb[..n]);
             let mut back = fb;
             tw.intt(&mut back[..n]);

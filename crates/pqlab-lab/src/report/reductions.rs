@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::reductions::{KEYGEN_NA, ReductionRow, STUDY};
+use crate::reductions::{ReductionRow, STUDY};
 use crate::run::Report;
 
 fn ticks(c: Option<f64>, ns: f64) -> String {
@@ -23,7 +23,7 @@ fn pct(p: Option<f64>) -> String {
 fn cells(x: &ReductionRow) -> Vec<String> {
     let op = match (x.op_cycles, x.op_ns) {
         (c, Some(ns)) => ticks(c, ns),
-        _ => KEYGEN_NA.into(),
+        _ => "n/a".into(),
     };
     vec![
         x.module.clone(),
@@ -258,4 +258,54 @@ fn chart(rows: &[ReductionRow]) -> String {
         height - 10.0
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(module: &str, strategy: &str, op: Option<f64>, change: Option<f64>) -> ReductionRow {
+        ReductionRow {
+            module: module.into(),
+            op: "keygen".into(),
+            strategy: strategy.into(),
+            reduction: "r".into(),
+            ntt_cycles: Some(100.0),
+            intt_cycles: Some(110.0),
+            op_cycles: op,
+            ntt_ns: 40.0,
+            intt_ns: 44.0,
+            op_ns: op.map(|c| c / 2.5),
+            ntt_change_pct: change,
+            intt_change_pct: change,
+            op_change_pct: op.and(change),
+            table_bytes: 8212,
+            constant_time: true,
+            note: None,
+        }
+    }
+
+    /// The whole key generation has its cell and enters the verdict against the study.
+    #[test]
+    fn keygen_cells_and_verdict() {
+        let rows = [
+            row("falcon-1024 keygen", "montgomery", Some(6.0e7), Some(0.0)),
+            row("falcon-1024 keygen", "k2-red", Some(6.1e7), Some(1.5)),
+        ];
+        let c = cells(&rows[1]);
+        assert_eq!(c[6], "keygen 61000000");
+        assert_eq!(c[7], "+1.5 %");
+        let v = verdicts(&rows);
+        assert_eq!(v.len(), 1);
+        assert!(
+            v[0].contains("keygen +1.5 % (slower; study -4 %)"),
+            "{}",
+            v[0]
+        );
+        assert!(v[0].contains("does NOT confirm"), "{}", v[0]);
+        // A row without a whole operation says so.
+        let na = row("falcon-512 keygen", "barrett", None, Some(-2.0));
+        assert_eq!(cells(&na)[6], "keygen n/a");
+        assert_eq!(cells(&na)[7], "-");
+    }
 }
