@@ -2,7 +2,7 @@
 //! that the comparison is of equal work. Signatures: each side's signature verifies under the
 //! other's code, and a corrupted one is rejected by both. KEMs: each side decapsulates what the
 //! other encapsulated to it, to the same shared secret. A peer of a related algorithm that is
-//! not byte-compatible (FN-DSA beside Falcon) fails with its own account of what differs.
+//! not byte-compatible (FN-DSA beside Falcon) runs its own check of what can be compared.
 
 use crate::LabError;
 use crate::registry::{Entry, KemImpl, KeyPair, SignatureImpl};
@@ -78,9 +78,15 @@ fn check_kems(ours: &dyn KemImpl, peer: &dyn KemImpl) -> Result<String, LabError
 pub fn cross_check(ours: &Entry, peer: &Entry) -> Result<String, LabError> {
     match (ours, peer) {
         (Entry::Signature(o), Entry::Signature(p)) if o.info().alg != p.info().alg => {
-            Err(LabError::Config(p.incompatibility().unwrap_or_else(|| {
-                format!("{} is not {}", p.info().alg, o.info().alg)
-            })))
+            match p.related_check() {
+                Some(Ok(what)) => Ok(what),
+                Some(Err(why)) => Err(fail(why)),
+                None => Err(LabError::Config(format!(
+                    "{} is not {}",
+                    p.info().alg,
+                    o.info().alg
+                ))),
+            }
         }
         (Entry::Signature(o), Entry::Signature(p)) => check_signatures(*o, *p),
         (Entry::Kem(o), Entry::Kem(p)) => check_kems(*o, *p),

@@ -170,9 +170,9 @@ pub trait SignatureImpl: Sync {
         None
     }
     /// For a peer of a related algorithm that is not byte-compatible with pqlab's (FN-DSA
-    /// beside Falcon): what differs, and what could still be checked. Such a peer fails the
-    /// cross-check with this text and is not timed.
-    fn incompatibility(&self) -> Option<String> {
+    /// beside Falcon): the check that can still be made (`Ok`: what was checked, and the peer
+    /// is timed; `Err`: what failed, and it is not). `None` for every other implementation.
+    fn related_check(&self) -> Option<Result<String, String>> {
         None
     }
 }

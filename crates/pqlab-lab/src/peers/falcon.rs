@@ -1,14 +1,14 @@
 //! Falcon peers:
 //!
 //! * `pqcrypto`: `pqcrypto-falcon`, PQClean's Falcon round 3 (the scheme of the NIST KAT files,
-//!   byte-compatible with ours: keys and the detached compressed signature). Also the key
-//!   source for pqlab's own Falcon measurements while `pqlab-falcon` has no key generation.
+//!   byte-compatible with ours: keys and the detached compressed signature).
 //! * `fn-dsa`: Thomas Pornin's `fn-dsa` 0.4, FN-DSA as the draft stands (DESIGN §2 names it
 //!   `fn-dsa-512` / `fn-dsa-1024`, provisional). Its keys use Falcon's encodings, but its
 //!   signatures do not: the message is hashed with the hash of the verifying key and a domain
 //!   context, and the signature is the padded fixed-length form (header 0x39 + ...). So the
-//!   cross-check compares keys only (ours parses its keys and derives the same public key) and
-//!   checks its signatures against itself; the report says so.
+//!   cross-check compares keys (ours parses its secret keys, derives the same public key and
+//!   signs under it) and checks its signatures against itself; the report says so, and it is
+//!   timed beside pqlab's Falcon of the same degree.
 
 use std::sync::Mutex;
 
@@ -127,6 +127,87 @@ pub(crate) fn falcon_for(alg: &str) -> Option<&'static str> {
     }
 }
 
+impl<const LOGN: u32> FnDsa<LOGN> {
+    /// What can be checked against Falcon round 3 (pqlab's Falcon of degree `N` = 2^LOGN):
+    /// an fn-dsa secret key holds a Falcon secret key (header, f, g, F; f and g packed
+    /// little-endian) followed by the 64-byte hash of the verifying key, and its verifying key
+    /// is h in the NTT domain (in its own order of the evaluation points), packed little-endian.
+    /// So pqlab decodes fn-dsa's (f, g, F), recomputes h, whose NTT must hold the same n
+    /// values as fn-dsa's public key; pqlab's round-3 signature under that key must verify;
+    /// and fn-dsa must verify its own signature and reject a corrupted one and another message.
+    /// FN-DSA
+    /// signatures hash the message differently (the verifying key's hash, a domain context),
+    /// so they are not verified across.
+    fn check_against<const N: usize>(&self) -> Result<String, String> {
+        let fail = |what: &str| format!("{}: {what}", self.0);
+        let mut keys = KeyPair::default();
+        self.keygen(&mut keys).map_err(|e| fail(&e.to_string()))?;
+        let nbits = if N == 512 { 6 } else { 5 };
+        let falcon_sk =
+            falcon_secret_key(&keys.secret, N, nbits).ok_or_else(|| fail("short secret key"))?;
+        let sk = pqlab_falcon::SigningKey::<N>::decode(&falcon_sk)
+            .map_err(|e| fail(&format!("pqlab cannot decode its (f, g, F): {e}")))?;
+        // fn-dsa 0.4 stores h in the NTT domain (its own order of the evaluation points):
+        // compare the NTT of pqlab's h with it as a multiset of the n evaluations.
+        let theirs = pqlab_falcon::VerifyingKey::<N>::decode(&repack_h(&keys.public))
+            .map_err(|e| fail(&format!("pqlab cannot decode its public key: {e}")))?;
+        let vk = sk.verifying_key();
+        let mut ours_ntt = *vk.h();
+        pqlab_arith::reduce::ntt_falcon::ntt(
+            pqlab_arith::reduce::Strategy::Montgomery,
+            &mut ours_ntt,
+        );
+        let mut theirs_ntt = *theirs.h();
+        ours_ntt.sort_unstable();
+        theirs_ntt.sort_unstable();
+        if ours_ntt != theirs_ntt {
+            return Err(fail(
+                "the public key pqlab derives from its secret key differs from its own",
+            ));
+        }
+        let msg = b"pqlab cross-check of fn-dsa";
+        let mut sig = vec![0u8; pqlab_falcon::Signature::<N>::MAX_LEN];
+        let l = sk
+            .sign(msg)
+            .and_then(|s| s.encode(&mut sig))
+            .map_err(|e| fail(&e.to_string()))?;
+        if vk.verify(msg, &sig[..l]).is_err() {
+            return Err(fail("a round-3 signature under its key does not verify"));
+        }
+        let mut own = Vec::new();
+        let signer = self
+            .signer(&keys.secret)
+            .map_err(|e| fail(&e.to_string()))?;
+        signer
+            .sign(msg, &mut own)
+            .map_err(|e| fail(&e.to_string()))?;
+        let verifier = self
+            .verifier(&keys.public)
+            .map_err(|e| fail(&e.to_string()))?;
+        let mut bad = own.clone();
+        if let Some(b) = bad.get_mut(own.len() / 2) {
+            *b ^= 0x01;
+        }
+        if !verifier.verify(msg, &own)
+            || verifier.verify(msg, &bad)
+            || verifier.verify(b"another message", &own)
+        {
+            return Err(fail(
+                "it does not verify its own signature, or accepts a corrupted one",
+            ));
+        }
+        Ok(format!(
+            "fn-dsa keys are Falcon round-3 keys: pqlab decodes fn-dsa's (f, g, F) (repacked \
+             big-endian) and signs under it; the NTT of the h pqlab derives equals fn-dsa's \
+             public key (which holds h in the NTT domain) as a multiset of evaluations; fn-dsa \
+             verifies its own FN-DSA signatures and rejects corrupted ones (FN-DSA signatures hash the message with the \
+             key's hash and a context, so they are not verified across); timed as the FN-DSA \
+             counterpart of {}",
+            falcon_for(self.0).unwrap_or("Falcon")
+        ))
+    }
+}
+
 impl<const LOGN: u32> SignatureImpl for FnDsa<LOGN> {
     fn info(&self) -> ImplInfo {
         ImplInfo {
@@ -141,27 +222,11 @@ impl<const LOGN: u32> SignatureImpl for FnDsa<LOGN> {
         }
     }
 
-    fn incompatibility(&self) -> Option<String> {
-        let mut keys = KeyPair::default();
-        if let Err(e) = self.keygen(&mut keys) {
-            return Some(e.to_string());
-        }
-        let repacked = repack_h(&keys.public);
-        let h_ok = match LOGN {
-            9 => pqlab_falcon::VerifyingKey::<512>::decode(&repacked).is_ok(),
-            _ => pqlab_falcon::VerifyingKey::<1024>::decode(&repacked).is_ok(),
-        };
-        Some(format!(
-            "fn-dsa 0.4 is not byte-compatible with Falcon round 3: its public key packs the \
-             14-bit coefficients of h little-endian (after repacking, pqlab {} it), its secret \
-             key has {} bytes (Falcon: {}), and its signatures are padded to {} bytes and hash \
-             the verifying key into the message; pqlab has no FN-DSA yet, so nothing can be \
-             cross-checked and fn-dsa is not timed",
-            if h_ok { "decodes" } else { "still rejects" },
-            keys.secret.len(),
-            if LOGN == 9 { 1281 } else { 2305 },
-            fn_dsa::signature_size(LOGN),
-        ))
+    fn related_check(&self) -> Option<Result<String, String>> {
+        Some(match LOGN {
+            9 => self.check_against::<512>(),
+            _ => self.check_against::<1024>(),
+        })
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
@@ -184,19 +249,22 @@ impl<const LOGN: u32> SignatureImpl for FnDsa<LOGN> {
     }
 }
 
-/// An `fn-dsa` public key (header, then 14-bit coefficients packed little-endian, 4 per 7
-/// bytes) in Falcon's encoding (the same header, coefficients packed big-endian).
-fn repack_h(pk: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(pk.len());
-    out.extend_from_slice(&pk[..1]);
+/// Values of `nbits` bits packed little-endian (fn-dsa: the first value in the low bits of the
+/// first byte), repacked big-endian as Falcon round 3 packs them (the first value in the high
+/// bits). `src` holds a whole number of values.
+fn repack_bits(src: &[u8], nbits: u32) -> Vec<u8> {
+    let mask = (1u32 << nbits) - 1;
+    let mut out = Vec::with_capacity(src.len());
+    let (mut inp, mut in_len) = (0u32, 0u32);
     let (mut acc, mut bits) = (0u32, 0u32);
-    for chunk in pk[1..].chunks_exact(7) {
-        let mut b = [0u8; 8];
-        b[..7].copy_from_slice(chunk);
-        let x = u64::from_le_bytes(b);
-        for k in 0..4 {
-            acc = (acc << 14) | ((x >> (14 * k)) & 0x3fff) as u32;
-            bits += 14;
+    for &byte in src {
+        inp |= u32::from(byte) << in_len;
+        in_len += 8;
+        while in_len >= nbits {
+            acc = (acc << nbits) | (inp & mask);
+            inp >>= nbits;
+            in_len -= nbits;
+            bits += nbits;
             while bits >= 8 {
                 bits -= 8;
                 out.push((acc >> bits) as u8);
@@ -204,6 +272,28 @@ fn repack_h(pk: &[u8]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// An `fn-dsa` public key (header, then h's 14-bit coefficients packed little-endian) in
+/// Falcon's encoding (the same header, coefficients packed big-endian).
+fn repack_h(pk: &[u8]) -> Vec<u8> {
+    let mut out = pk[..1].to_vec();
+    out.extend(repack_bits(&pk[1..], 14));
+    out
+}
+
+/// The Falcon round-3 secret key inside an `fn-dsa` one: the header, f and g (`nbits` bits
+/// each, repacked big-endian), and F (8 bits, the same in both); fn-dsa's trailing hash of the
+/// verifying key is dropped. `None` if `sk` is too short.
+fn falcon_secret_key(sk: &[u8], n: usize, nbits: u32) -> Option<Vec<u8>> {
+    let fg = 2 * n * nbits as usize / 8;
+    let (head, rest) = sk.split_first()?;
+    let (fg_bytes, rest) = rest.split_at_checked(fg)?;
+    let big_f = rest.get(..n)?;
+    let mut out = vec![*head];
+    out.extend(repack_bits(fg_bytes, nbits));
+    out.extend_from_slice(big_f);
+    Some(out)
 }
 
 /// An `fn-dsa` signing key (its signing method takes `&mut self`, hence the lock).
