@@ -64,7 +64,7 @@ const PAIR_WORDS: usize = 5 * 1024;
 /// Scratch words for the RNS residues, twiddle tables and temporaries.
 const SCRATCH_WORDS: usize = 10 * 1024;
 
-/// The solver's workspace (about 120 KiB), zeroized by the caller after use.
+/// The solver's workspace (128 KiB), zeroized by the caller after use.
 pub(crate) struct Workspace {
     fg: [u32; FG_WORDS],
     pairs: [[u32; PAIR_WORDS]; 2],
