@@ -39,6 +39,8 @@ pub(crate) struct SmallPrime {
     pub(crate) g: u32,
     /// 1 / (product of the previous primes of the table) mod p (Garner's CRT constant).
     pub(crate) s: u32,
+    /// The Montgomery constants of p, computed once.
+    pub(crate) m: Modp,
 }
 
 const fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
@@ -59,7 +61,16 @@ const fn pow_mod(mut a: u64, mut e: u64, p: u64) -> u64 {
 }
 
 const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
-    let mut t = [SmallPrime { p: 0, g: 0, s: 0 }; NUM_PRIMES];
+    let mut t = [SmallPrime {
+        p: 0,
+        g: 0,
+        s: 0,
+        m: Modp {
+            p: 0,
+            p0i: 0,
+            r2: 0,
+        },
+    }; NUM_PRIMES];
     let mut i = 0;
     while i < NUM_PRIMES {
         let p = falcon_solver::PRIMES[i] as u64;
@@ -84,6 +95,7 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
             p: p as u32,
             g: g as u32,
             s: s as u32,
+            m: Modp::new(p as u32),
         };
         i += 1;
     }
@@ -111,14 +123,17 @@ pub(crate) struct Modp {
 }
 
 impl Modp {
-    pub(crate) fn new(p: u32) -> Self {
+    pub(crate) const fn new(p: u32) -> Self {
         // Newton iteration for 1/p mod 2^32.
         let mut y = p;
-        for _ in 0..4 {
+        let mut i = 0;
+        while i < 4 {
             y = y.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(y)));
+            i += 1;
         }
-        let r = ((1u64 << 32) % u64::from(p)) as u32;
-        let r2 = ((u64::from(r) * u64::from(r)) % u64::from(p)) as u32;
+        // (`From` is not const: widening casts.)
+        let r = ((1u64 << 32) % (p as u64)) as u32;
+        let r2 = ((r as u64 * r as u64) % (p as u64)) as u32;
         Modp {
             p,
             p0i: y.wrapping_neg(),
@@ -243,7 +258,7 @@ impl<'a> Twiddles<'a> {
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
         mul.twiddles_from_root(sp.g, logn, zeta, izeta);
         Twiddles {
-            m: Modp::new(sp.p),
+            m: sp.m,
             mul,
             zeta,
             izeta,

@@ -21,6 +21,11 @@
 //! floating-point round-off and its arithmetic modulo the first prime operation for
 //! operation. The result is the key of the round-3 reference for all 200 KAT key pairs.
 //!
+//! Cost: the products k f of the reduction are schoolbook at the deep levels (few, large
+//! coefficients) and computed by NTTs modulo the solver primes from depth 4 up (as the
+//! reference does); the extended GCD strips all trailing zeros at once; the rest is the RNS
+//! arithmetic (field norms, lifts, CRT).
+//!
 //! Constant time: this solver is NOT constant-time. Its loop counts, the sizes it chooses
 //! and the binary GCD depend on the values of the norms of f and g; see the crate
 //! documentation.
@@ -250,7 +255,7 @@ pub(crate) fn solve_ntru(
             fail!();
             return false;
         }
-        if !reduce_as_reference(&mut nF, &mut nG, fp, gp, lg, d) {
+        if !reduce_as_reference(&mut nF, &mut nG, fp, gp, lg, d, scratch) {
             {
                 fail!();
                 return false;
@@ -337,7 +342,7 @@ fn field_norm<'a>(
     let rns = sa.take(hn * np)?;
     let twb = sa.take(2 * n)?;
     let t = sa.take(n)?;
-    let crt_tmp = sa.take(2 * (w + 3))?;
+    let crt_tmp = sa.take(3 * (w + 3))?;
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
@@ -452,7 +457,7 @@ fn lift<'a>(
     let gx = sa.take(n)?;
     let Ft = sa.take(n)?;
     let Gt = sa.take(n)?;
-    let crt_tmp = sa.take(2 * (wo + 3))?;
+    let crt_tmp = sa.take(3 * (wo + 3))?;
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
@@ -532,6 +537,7 @@ fn reduce_as_reference(
     g: &Poly<'_>,
     logn: u32,
     depth: usize,
+    scratch: &mut [u32],
 ) -> bool {
     let n = f.n;
     if n > REDUCE_MAX_N {
@@ -544,7 +550,7 @@ fn reduce_as_reference(
     let mut rt3 = [Fpr::ZERO; REDUCE_MAX_N];
     let mut rt4 = [Fpr::ZERO; REDUCE_MAX_N];
     let mut rt5 = [Fpr::ZERO; REDUCE_MAX_N / 2];
-    let mut k = [0i64; REDUCE_MAX_N];
+    let mut k = [0i32; REDUCE_MAX_N];
     let (rt1, rt2, rt3, rt4) = (&mut rt1[..n], &mut rt2[..n], &mut rt3[..n], &mut rt4[..n]);
     let rt5 = &mut rt5[..n / 2];
     let rlen_fg = slen.min(10);
@@ -595,10 +601,22 @@ fn reduce_as_reference(
                 fail!();
                 return false;
             }
-            k[i] = xv.rint();
+            // In (-(2^31 - 1), 2^31 - 1) (checked above).
+            k[i] = xv.rint() as i32;
         }
-        sub_mul_negacyclic(F, f, &k[..n], scale_k as u32);
-        sub_mul_negacyclic(G, g, &k[..n], scale_k as u32);
+        // Only the low FGlen 31-bit words matter (the next pass wraps to them).
+        let wlim = words_for(31 * fglen as u32);
+        if depth <= DEPTH_INT_FG {
+            if !sub_mul_ntt(F, f, &k[..n], scale_k as u32, wlim, logn, scratch)
+                || !sub_mul_ntt(G, g, &k[..n], scale_k as u32, wlim, logn, scratch)
+            {
+                fail!();
+                return false;
+            }
+        } else {
+            sub_mul_negacyclic(F, f, &k[..n], scale_k as u32, wlim);
+            sub_mul_negacyclic(G, g, &k[..n], scale_k as u32, wlim);
+        }
         let new_maxbl = scale_k + maxbl_fg + 10;
         if new_maxbl < maxbl_fgl {
             maxbl_fgl = new_maxbl;
@@ -622,9 +640,11 @@ fn reduce_as_reference(
 /// The largest degree reduced by [`reduce_as_reference`] (depth 2 of Falcon-1024).
 const REDUCE_MAX_N: usize = 256;
 
-/// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has small integer coefficients).
+/// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients), on the low
+/// `wlim` words of each coefficient of F (exact modulo 2^(32 wlim); the words above are left
+/// as they were).
 #[allow(non_snake_case)]
-fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i64], s: u32) {
+fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: usize) {
     let n = f.n;
     for (i, &ki) in k.iter().enumerate() {
         if ki == 0 {
@@ -636,9 +656,71 @@ fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i64], s: u32) {
             } else {
                 (i + j - n, -ki)
             };
-            zint::sub_scaled_mul(F.c_mut(idx), f.c(j), kk, s);
+            let x = F.c_mut(idx);
+            let l = x.len().min(wlim);
+            zint::sub_scaled_mul(&mut x[..l], f.c(j), kk, s);
         }
     }
+}
+
+/// The depths from which [`sub_mul_ntt`] replaces the schoolbook product (as in the
+/// reference: there the degree is large and the integers small).
+const DEPTH_INT_FG: usize = 4;
+
+/// [`sub_mul_negacyclic`] with the product k f computed exactly in RNS form, by NTTs modulo
+/// enough of the solver primes, then rebuilt by CRT and subtracted (the same result).
+/// Returns false if `scratch` is too small.
+#[allow(non_snake_case)]
+fn sub_mul_ntt(
+    F: &mut Poly<'_>,
+    f: &Poly<'_>,
+    k: &[i32],
+    s: u32,
+    wlim: usize,
+    logn: u32,
+    scratch: &mut [u32],
+) -> bool {
+    let n = f.n;
+    // |(k f)_i| < n 2^31 2^bitlen(f).
+    let w = words_for(f.bitlen() + 31 + logn);
+    let np = primes_for_words(w);
+    let mut sa = Arena { buf: scratch };
+    let (Some(rk), Some(twb), Some(kt), Some(ft), Some(prod), Some(crt_tmp)) = (
+        sa.take(n * np),
+        sa.take(2 * n),
+        sa.take(n),
+        sa.take(n),
+        sa.take(w),
+        sa.take(3 * (w + 3)),
+    ) else {
+        return false;
+    };
+    for j in 0..np {
+        let tw = Twiddles::new(j, logn, twb);
+        let m = tw.m;
+        for i in 0..n {
+            kt[i] = m.set(k[i]);
+            ft[i] = zint::mod_small_signed(f.c(i), &m);
+        }
+        tw.ntt(kt);
+        tw.ntt(ft);
+        for i in 0..n {
+            kt[i] = m.mul(kt[i], ft[i]);
+        }
+        tw.intt(kt);
+        for i in 0..n {
+            rk[i * np + j] = kt[i];
+        }
+    }
+    for i in 0..n {
+        if !zint::crt_rebuild(prod, &rk[i * np..(i + 1) * np], crt_tmp) {
+            return false;
+        }
+        let x = F.c_mut(i);
+        let l = x.len().min(wlim);
+        zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
+    }
+    true
 }
 
 /// Depth 1 of the reference (`solve_NTRU_binary_depth1`): lift exactly, then a single

@@ -136,12 +136,13 @@ fn negate(x: &mut [u32]) {
 }
 
 /// Garner's CRT: writes into x the signed integer in (-M/2, M/2], M = p_0 ... p_(k-1), whose
-/// residues modulo `PRIMES[j]` are `r[j]` (k = r.len()). `tmp` holds at least 2 (len + 3)
+/// residues modulo `PRIMES[j]` are `r[j]` (k = r.len()). `tmp` holds at least 3 (len + 3)
 /// words where len = x.len(); returns false if the value does not fit in x.
 pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     let len = x.len() + 3;
     let (acc, rest) = tmp.split_at_mut(len);
-    let big_m = &mut rest[..len];
+    let (big_m, rest) = rest.split_at_mut(len);
+    let d = &mut rest[..len];
     acc.fill(0);
     big_m.fill(0);
     acc[0] = r[0];
@@ -150,7 +151,7 @@ pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     let mut used = 1;
     for (j, &rj) in r.iter().enumerate().skip(1) {
         let sp = PRIMES[j];
-        let m = Modp::new(sp.p);
+        let m = sp.m;
         let xm = mod_small_unsigned(&acc[..used], &m);
         let t = m.mul(m.sub(rj, xm), sp.s);
         let w = (used + 1).min(len);
@@ -162,8 +163,6 @@ pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
         used = w;
     }
     // Centre: if acc > M - acc, the value is acc - M = -(M - acc).
-    let mut d = [0u32; super::solve::MAX_WORDS + 3];
-    let d = &mut d[..len];
     d.copy_from_slice(big_m);
     sub_in_place(d, acc);
     if cmp(acc, d) == core::cmp::Ordering::Greater {
@@ -175,58 +174,34 @@ pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     copy_resize(x, acc)
 }
 
-/// x -= k 2^s y for signed x, y and |k| < 2^63; the result is truncated to x's length.
-pub(crate) fn sub_scaled_mul(x: &mut [u32], y: &[u32], k: i64, s: u32) {
-    // t = k y, on y.len() + 2 words (two's complement product modulo 2^(32 (ly + 2))).
-    let ly = y.len();
-    let mut t = [0u32; super::solve::MAX_WORDS + 3];
-    let t = &mut t[..ly + 2];
+/// x -= k 2^s y for signed x, y and k; the result is truncated to x's length (exact modulo
+/// 2^(32 x.len())). One pass over x from word s / 32: the words of |k| 2^s y are produced on
+/// the fly (y sign-extended) and added to x or subtracted from it, chosen by masks.
+pub(crate) fn sub_scaled_mul(x: &mut [u32], y: &[u32], k: i32, s: u32) {
+    let ka = u64::from(k.unsigned_abs());
     let sy = sign_word(y);
-    // t = y |k|, then negated for k < 0 (|k| < 2^63 fits two words).
-    let ka = k.unsigned_abs();
-    let (klo, khi) = (ka as u32, (ka >> 32) as u32);
-    let mut cc = 0u64;
-    for i in 0..ly + 2 {
-        let yi = if i < ly { y[i] } else { sy };
-        let z = u64::from(yi) * u64::from(klo) + cc;
-        t[i] = z as u32;
-        cc = z >> 32;
-    }
-    let mut cc = 0u64;
-    for i in 1..ly + 2 {
-        let yi = if i - 1 < ly { y[i - 1] } else { sy };
-        let z = u64::from(t[i]) + u64::from(yi) * u64::from(khi) + cc;
-        t[i] = z as u32;
-        cc = z >> 32;
-    }
-    if k < 0 {
-        negate(t);
-    }
-    let st = sign_word(t);
     let (ws, bs) = ((s / 32) as usize, s % 32);
-    let word = |i: usize| -> u32 {
-        // Word i of t 2^bs (i may exceed t's length: sign extension).
-        let hi = if i < t.len() { t[i] } else { st };
-        if bs == 0 {
-            hi
+    // Subtracting P is adding !P + 1: m = all ones for k > 0 (subtract), 0 for k < 0 (add).
+    let m = 0u32.wrapping_sub(u32::from(k > 0));
+    let mut carry = u64::from(m & 1);
+    let mut mc = 0u64;
+    let mut prev = 0u32;
+    for (i, xi) in x.iter_mut().enumerate().skip(ws) {
+        let j = i - ws;
+        let cur = y.get(j).copied().unwrap_or(sy);
+        // Word j of y 2^bs.
+        let yw = if bs == 0 {
+            cur
         } else {
-            let lo = if i == 0 {
-                0
-            } else if i - 1 < t.len() {
-                t[i - 1]
-            } else {
-                st
-            };
-            (hi << bs) | (lo >> (32 - bs))
-        }
-    };
-    let mut b = 0u32;
-    for i in ws..x.len() {
-        let c = word(i - ws);
-        let (d1, o1) = x[i].overflowing_sub(c);
-        let (d2, o2) = d1.overflowing_sub(b);
-        x[i] = d2;
-        b = u32::from(o1 | o2);
+            (cur << bs) | (prev >> (32 - bs))
+        };
+        prev = cur;
+        // Word j of |k| y 2^bs (u64: (2^32 - 1)^2 + 2^32 - 1 < 2^64).
+        let z = u64::from(yw) * ka + mc;
+        mc = z >> 32;
+        let t = u64::from(*xi) + u64::from(z as u32 ^ m) + carry;
+        *xi = t as u32;
+        carry = t >> 32;
     }
 }
 
@@ -280,33 +255,42 @@ pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
 /// gcd(x, y) != 1. `tmp` holds 4 len words.
 pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> bool {
     let len = x.len();
-    let (a, rest) = tmp.split_at_mut(len);
-    let (b, rest) = rest.split_at_mut(len);
-    let (ua, rest) = rest.split_at_mut(len);
-    let ub = &mut rest[..len];
-    // Invariants: a = ua x (mod y), b = ub x (mod y), 0 <= ua, ub < y; b odd.
+    let (mut a, rest) = tmp.split_at_mut(len);
+    let (mut b, rest) = rest.split_at_mut(len);
+    let (mut ua, rest) = rest.split_at_mut(len);
+    let mut ub = &mut rest[..len];
+    // y^-1 mod 2^32 (Newton: each step doubles the correct low bits).
+    let mut yi = y[0];
+    for _ in 0..4 {
+        yi = yi.wrapping_mul(2u32.wrapping_sub(y[0].wrapping_mul(yi)));
+    }
+    // Invariants: a = ua x (mod y), b = ub x (mod y), 0 <= ua, ub < y; b odd; a and b
+    // below 2^(32 nw).
     a.copy_from_slice(x);
     b.copy_from_slice(y);
     ua.fill(0);
     ua[0] = 1;
     ub.fill(0);
+    let mut nw = len;
     let zero = |z: &[u32]| z.iter().all(|&w| w == 0);
-    while !zero(a) {
+    while !zero(&a[..nw]) {
+        while nw > 1 && a[nw - 1] == 0 && b[nw - 1] == 0 {
+            nw -= 1;
+        }
         if a[0] & 1 == 0 {
-            shr1(a, 0);
-            // ua / 2 mod y: (ua + y) / 2 when ua is odd (y is odd).
-            let c = if ua[0] & 1 == 1 {
-                add_in_place(ua, y)
-            } else {
-                0
-            };
-            shr1(ua, c);
+            // a = a / 2^t and ua = ua / 2^t mod y, t trailing zeros at once (at most 31):
+            // ua + q y with q = -ua y^-1 mod 2^t is divisible by 2^t, and below 2^t y.
+            let t = a[0].trailing_zeros().min(31);
+            shr(&mut a[..nw], t, 0);
+            let q = ua[0].wrapping_mul(yi).wrapping_neg() & ((1u32 << t) - 1);
+            let c = add_mul_small(ua, y, q);
+            shr(ua, t, c);
         } else {
-            if cmp(a, b) == core::cmp::Ordering::Less {
-                a.swap_with_slice(b);
-                ua.swap_with_slice(ub);
+            if cmp(&a[..nw], &b[..nw]) == core::cmp::Ordering::Less {
+                core::mem::swap(&mut a, &mut b);
+                core::mem::swap(&mut ua, &mut ub);
             }
-            sub_in_place(a, b);
+            sub_in_place(&mut a[..nw], &b[..nw]);
             if sub_in_place(ua, ub) != 0 {
                 add_in_place(ua, y);
             }
@@ -341,11 +325,6 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
             break;
         }
     }
-    // y^-1 mod 2^32.
-    let mut yi = y[0];
-    for _ in 0..4 {
-        yi = yi.wrapping_mul(2u32.wrapping_sub(y[0].wrapping_mul(yi)));
-    }
     for i in 0..len {
         let qi = z[i].wrapping_mul(yi);
         v[i] = qi;
@@ -374,12 +353,12 @@ fn add_in_place(x: &mut [u32], y: &[u32]) -> u32 {
     c
 }
 
-/// x = (x + top 2^(32 len)) >> 1.
-fn shr1(x: &mut [u32], top: u32) {
+/// x = (x + top 2^(32 len)) >> t, for 1 <= t <= 31.
+fn shr(x: &mut [u32], t: u32, top: u32) {
     let n = x.len();
     for i in 0..n {
         let hi = if i + 1 < n { x[i + 1] } else { top };
-        x[i] = (x[i] >> 1) | (hi << 31);
+        x[i] = (x[i] >> t) | (hi << (32 - t));
     }
 }
 
@@ -431,12 +410,15 @@ mod tests {
 
     #[test]
     fn sub_scaled_and_bitlen() {
-        let cases: [(i128, i128, i64, u32); 5] = [
+        let cases: [(i128, i128, i32, u32); 8] = [
             (1 << 90, 12345, 77, 0),
             (-(1 << 80), -999, -5, 33),
-            (5, 3, -(1 << 40), 7),
+            (5, 3, -(1 << 30), 7),
             (0, 1, 1, 64),
             ((1 << 100) - 1, -(1 << 20), 1 << 30, 31),
+            (-(1 << 100), (1 << 63) - 1, i32::MIN, 5),
+            (123, -(1 << 63), i32::MAX, 32),
+            (-7, -1, -1, 95),
         ];
         for &(xv, yv, k, s) in &cases {
             let mut x = from_i128(xv, 4);
