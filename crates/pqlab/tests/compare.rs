@@ -510,3 +510,24 @@ fn the_profile_shares_are_present_and_sum_to_at_most_100_percent() {
         assert!(share(alg, op, kernel) > 0.0, "no {kernel} in {alg} {op}");
     }
 }
+
+/// A keygen-only run of a signature scheme lists it under signatures, not KEMs.
+#[test]
+fn keygen_only_falcon_is_a_signature_row() {
+    let out = run(&[
+        "compare",
+        "--quick",
+        "--algs",
+        "falcon-512,ml-kem-512",
+        "--ops",
+        "keygen",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let sig = text.find("Signatures: median").expect("no signature table");
+    let kem = text.find("KEMs: median").expect("no KEM table");
+    // The first latency row of each algorithm after the signature table's title.
+    let row = |alg: &str| sig + text[sig..].find(&format!("\n{alg} ")).expect(alg);
+    let (falcon, mlkem) = (row("falcon-512"), row("ml-kem-512"));
+    assert!(sig < falcon && falcon < kem && kem < mlkem, "{text}");
+}
