@@ -1,12 +1,11 @@
 //! Key generation reproduces the NIST KAT key pairs byte for byte: NIST's CTR_DRBG is seeded
 //! with each record's `seed`, and its first 48 bytes seed the keygen SHAKE256 (as the
-//! reference `nist.c` does); the generated sk and pk must equal the record's, for all 100 records of each file.
+//! reference `nist.c` does); the generated sk and pk must equal the record's, for all 100
+//! records of each file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
-use pqlab_falcon::SigningKey;
-use pqlab_testutil::drbg::NistDrbg;
 use pqlab_testutil::vectors::vectors_dir;
 
 fn run_keygen<const N: usize>(file: &str) {
@@ -20,14 +19,7 @@ fn run_keygen<const N: usize>(file: &str) {
     let mut reproduced = 0;
     let mut bad = Vec::new();
     for k in kats.iter().take(limit) {
-        let mut drbg = NistDrbg::new(&k.seed.as_slice().try_into().unwrap());
-        let mut seed = [0u8; 48];
-        drbg.fill(&mut seed);
-        let sk = SigningKey::<N>::generate_from_seed(&seed);
-        let mut out = vec![0u8; SigningKey::<N>::ENCODED_LEN];
-        sk.encode(&mut out).unwrap();
-        let mut pk = vec![0u8; k.pk.len()];
-        sk.verifying_key().encode(&mut pk).unwrap();
+        let (out, pk) = common::keygen_from_record::<N>(k);
         if out == k.sk && pk == k.pk {
             reproduced += 1;
         } else {

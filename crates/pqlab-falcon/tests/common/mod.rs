@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use pqlab_falcon::SigningKey;
+use pqlab_testutil::drbg::NistDrbg;
 use pqlab_testutil::vectors::{load_text, unhex};
 
 /// One KAT record.
@@ -36,6 +38,21 @@ impl Kat {
         v.extend_from_slice(comp);
         v
     }
+}
+
+/// The key pair (sk, pk encodings) our key generation makes from a record's seed, as the
+/// reference `nist.c` does: NIST's CTR_DRBG seeded with `seed`, its first 48 bytes seed the
+/// keygen SHAKE256.
+pub fn keygen_from_record<const N: usize>(k: &Kat) -> (Vec<u8>, Vec<u8>) {
+    let mut drbg = NistDrbg::new(&k.seed.as_slice().try_into().unwrap());
+    let mut seed = [0u8; 48];
+    drbg.fill(&mut seed);
+    let sk = SigningKey::<N>::generate_from_seed(&seed);
+    let mut out = vec![0u8; SigningKey::<N>::ENCODED_LEN];
+    sk.encode(&mut out).unwrap();
+    let mut pk = vec![0u8; k.pk.len()];
+    sk.verifying_key().encode(&mut pk).unwrap();
+    (out, pk)
 }
 
 /// Parses a KAT file below the vector folder.
