@@ -1,5 +1,7 @@
-//! Bare-metal smoke test for Cortex-M4: hashes known-answer inputs with `pqlab-keccak` and
-//! reports through ARM semihosting. Exit status 0 when every digest matches, 1 otherwise.
+//! Bare-metal smoke test for Cortex-M4: hashes known-answer inputs with `pqlab-keccak`, verifies
+//! the first Falcon-512 and Falcon-1024 round-3 KAT signatures with `pqlab-falcon` (and rejects
+//! a corrupted copy), measures the stack each verification uses (painted stack), and reports
+//! through ARM semihosting. Exit status 0 when every check passes, 1 otherwise.
 //!
 //! Run it (from this folder) with `cargo run --release`: the runner in `.cargo/config.toml`
 //! starts `qemu-system-arm -M netduinoplus2` (an STM32F405).
@@ -9,7 +11,12 @@
 use core::fmt::Write;
 use core::panic::PanicInfo;
 
+use pqlab_falcon::VerifyingKey;
 use pqlab_keccak::{Sha3_256, Shake128};
+
+// FALCON512, FALCON1024: (public key, message, detached signature) of KAT record 0, from
+// build.rs.
+include!(concat!(env!("OUT_DIR"), "/falcon_kat.rs"));
 
 /// The vector table after the initial stack pointer (which `link.x` writes): reset, then the
 /// fourteen system exceptions of ARMv7-M, all of which end the run as a failure.
@@ -76,8 +83,68 @@ extern "C" fn reset() -> ! {
         }
         let _ = writeln!(out, "  {}", if ok { "ok" } else { "MISMATCH" });
     }
+    failures += falcon_verify::<512>("falcon-512", FALCON512, &mut out);
+    failures += falcon_verify::<1024>("falcon-1024", FALCON1024, &mut out);
     let _ = writeln!(out, "m4-smoke: {failures} failure(s)");
     exit(failures == 0)
+}
+
+/// Verifies a KAT signature (it must verify) and a copy with one bit flipped (it must not),
+/// reporting the peak stack of the verification; returns the number of failures.
+fn falcon_verify<const N: usize>(
+    name: &str,
+    kat: Option<(&[u8], &[u8], &[u8])>,
+    out: &mut Console,
+) -> u32 {
+    let Some((pk, msg, sig)) = kat else {
+        let _ = writeln!(out, "{name}: no KAT vectors at build time, not checked");
+        return 0;
+    };
+    let top = stack_paint();
+    let ok = VerifyingKey::<N>::decode(pk).is_ok_and(|vk| vk.verify(msg, sig).is_ok());
+    let used = stack_used(top);
+    let mut bad = [0u8; 1400];
+    let bad = &mut bad[..sig.len()];
+    bad.copy_from_slice(sig);
+    bad[sig.len() / 2] ^= 0x01;
+    let rejected = VerifyingKey::<N>::decode(pk).is_ok_and(|vk| vk.verify(msg, bad).is_err());
+    let _ = writeln!(
+        out,
+        "{name} verify KAT #0: {}, corrupted signature: {}, stack {used} bytes",
+        if ok { "ok" } else { "FAILED" },
+        if rejected { "rejected" } else { "ACCEPTED" }
+    );
+    u32::from(!ok) + u32::from(!rejected)
+}
+
+/// The painted window below the caller's frame: 48 KiB (RAM is 128 KiB and this program keeps
+/// no static data, so the area below the stack pointer is free).
+const PAINT: usize = 48 * 1024;
+const PATTERN: u32 = 0x5A5A_A5A5;
+
+/// Fills the PAINT bytes below (the current stack pointer - 256) with PATTERN and returns
+/// that upper end.
+#[inline(never)]
+fn stack_paint() -> usize {
+    let marker = 0u32;
+    let top = (core::ptr::addr_of!(marker) as usize - 256) & !3;
+    let mut a = top - PAINT;
+    while a < top {
+        // SAFETY: RAM below the live stack frames, unused (see PAINT), word-aligned.
+        unsafe { (a as *mut u32).write_volatile(PATTERN) };
+        a += 4;
+    }
+    top
+}
+
+/// Bytes of the painted window that were written since `stack_paint` returned `top`.
+fn stack_used(top: usize) -> usize {
+    let mut a = top - PAINT;
+    // SAFETY: as in stack_paint; only reads.
+    while a < top && unsafe { (a as *const u32).read_volatile() } == PATTERN {
+        a += 4;
+    }
+    top - a
 }
 
 extern "C" fn fault() -> ! {
