@@ -111,6 +111,18 @@ pub(crate) const fn primes_for_words(words: usize) -> usize {
     (3200 * words + 200).div_ceil(3099)
 }
 
+/// 1/x mod 2^32 for odd x (Newton's iteration: each step doubles the correct low bits, from
+/// the 3 that x itself gets right).
+pub(crate) const fn inv_mod_2_32(x: u32) -> u32 {
+    let mut y = x;
+    let mut i = 0;
+    while i < 4 {
+        y = y.wrapping_mul(2u32.wrapping_sub(x.wrapping_mul(y)));
+        i += 1;
+    }
+    y
+}
+
 /// Arithmetic modulo one prime p (2^30 < p < 2^31) in Montgomery form with R = 2^32.
 /// Values are in \[0, p). Every operation is branch-free.
 #[derive(Clone, Copy, Debug)]
@@ -124,13 +136,7 @@ pub(crate) struct Modp {
 
 impl Modp {
     pub(crate) const fn new(p: u32) -> Self {
-        // Newton iteration for 1/p mod 2^32.
-        let mut y = p;
-        let mut i = 0;
-        while i < 4 {
-            y = y.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(y)));
-            i += 1;
-        }
+        let y = inv_mod_2_32(p);
         // (`From` is not const: widening casts.)
         let r = ((1u64 << 32) % (p as u64)) as u32;
         let r2 = ((r as u64 * r as u64) % (p as u64)) as u32;

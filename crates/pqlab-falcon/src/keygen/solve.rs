@@ -566,6 +566,20 @@ fn reduce_as_reference(
     poly_invnorm2_fft(rt5, rt3, rt4);
     poly_adj_fft(rt3);
     poly_adj_fft(rt4);
+    // From depth DEPTH_INT_FG up, the products k f and k g go through NTTs: f and g are
+    // transformed once here, for every pass.
+    let by_ntt = depth <= DEPTH_INT_FG;
+    let (fg_ntt, scratch) = if by_ntt {
+        match fg_to_ntt(f, g, logn, scratch) {
+            Some(x) => x,
+            None => {
+                fail!();
+                return false;
+            }
+        }
+    } else {
+        (FgNtt::default(), scratch)
+    };
     let mut fglen = llen;
     let mut maxbl_fgl = 31 * llen;
     let mut scale_k = maxbl_fgl - minbl_fg;
@@ -606,10 +620,8 @@ fn reduce_as_reference(
         }
         // Only the low FGlen 31-bit words matter (the next pass wraps to them).
         let wlim = words_for(31 * fglen as u32);
-        if depth <= DEPTH_INT_FG {
-            if !sub_mul_ntt(F, f, &k[..n], scale_k as u32, wlim, logn, scratch)
-                || !sub_mul_ntt(G, g, &k[..n], scale_k as u32, wlim, logn, scratch)
-            {
+        if by_ntt {
+            if !sub_mul_ntt(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
                 fail!();
                 return false;
             }
@@ -667,25 +679,76 @@ fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: u
 /// reference: there the degree is large and the integers small).
 const DEPTH_INT_FG: usize = 4;
 
-/// [`sub_mul_negacyclic`] with the product k f computed exactly in RNS form, by NTTs modulo
-/// enough of the solver primes, then rebuilt by CRT and subtracted (the same result).
-/// Returns false if `scratch` is too small.
-#[allow(non_snake_case)]
+/// f and g in NTT form modulo the first `np` solver primes (coefficient i of prime j at
+/// i np + j), enough primes for the products with a k of 31-bit coefficients: the operands
+/// that [`sub_mul_ntt`] reuses at every pass of a depth.
+#[derive(Default)]
+struct FgNtt<'a> {
+    f: &'a [u32],
+    g: &'a [u32],
+    np: usize,
+    /// Words of a product coefficient.
+    w: usize,
+}
+
+/// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
+/// rest of `scratch`, or None if it is too small.
+fn fg_to_ntt<'s>(
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    scratch: &'s mut [u32],
+) -> Option<(FgNtt<'s>, &'s mut [u32])> {
+    let n = f.n;
+    // |(k f)_i| < n 2^31 2^bitlen(f), and the same for g.
+    let w = words_for(f.bitlen().max(g.bitlen()) + 31 + logn);
+    let np = primes_for_words(w);
+    let mut sa = Arena { buf: scratch };
+    let (rf, rg, twb, t) = (
+        sa.take(n * np)?,
+        sa.take(n * np)?,
+        sa.take(2 * n)?,
+        sa.take(n)?,
+    );
+    for j in 0..np {
+        let tw = Twiddles::new(j, logn, twb);
+        for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
+            for (i, x) in t.iter_mut().enumerate() {
+                *x = zint::mod_small_signed(src.c(i), &tw.m);
+            }
+            tw.ntt(t);
+            for (i, &x) in t.iter().enumerate() {
+                dst[i * np + j] = x;
+            }
+        }
+    }
+    let fg = FgNtt {
+        f: rf,
+        g: rg,
+        np,
+        w,
+    };
+    Some((fg, sa.buf))
+}
+
+/// [`sub_mul_negacyclic`] for F and G together, with the products k f and k g computed
+/// exactly in RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs),
+/// rebuilt by CRT and subtracted: the same result. Returns false if `scratch` is too small.
+#[allow(non_snake_case, clippy::too_many_arguments)]
 fn sub_mul_ntt(
     F: &mut Poly<'_>,
-    f: &Poly<'_>,
+    G: &mut Poly<'_>,
+    fg: &FgNtt<'_>,
     k: &[i32],
     s: u32,
     wlim: usize,
     logn: u32,
     scratch: &mut [u32],
 ) -> bool {
-    let n = f.n;
-    // |(k f)_i| < n 2^31 2^bitlen(f).
-    let w = words_for(f.bitlen() + 31 + logn);
-    let np = primes_for_words(w);
+    let (n, np, w) = (k.len(), fg.np, fg.w);
     let mut sa = Arena { buf: scratch };
-    let (Some(rk), Some(twb), Some(kt), Some(ft), Some(prod), Some(crt_tmp)) = (
+    let (Some(rF), Some(rG), Some(twb), Some(kt), Some(t), Some(prod), Some(crt_tmp)) = (
+        sa.take(n * np),
         sa.take(n * np),
         sa.take(2 * n),
         sa.take(n),
@@ -698,29 +761,33 @@ fn sub_mul_ntt(
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
-        for i in 0..n {
-            kt[i] = m.set(k[i]);
-            ft[i] = zint::mod_small_signed(f.c(i), &m);
+        for (x, &ki) in kt.iter_mut().zip(k) {
+            *x = m.set(ki);
         }
         tw.ntt(kt);
-        tw.ntt(ft);
-        for i in 0..n {
-            kt[i] = m.mul(kt[i], ft[i]);
-        }
-        tw.intt(kt);
-        for i in 0..n {
-            rk[i * np + j] = kt[i];
+        for (src, dst) in [(fg.f, &mut *rF), (fg.g, &mut *rG)] {
+            for i in 0..n {
+                t[i] = m.mul(kt[i], src[i * np + j]);
+            }
+            tw.intt(t);
+            for (i, &x) in t.iter().enumerate() {
+                dst[i * np + j] = x;
+            }
         }
     }
-    for i in 0..n {
-        if !zint::crt_rebuild(prod, &rk[i * np..(i + 1) * np], crt_tmp) {
-            return false;
+    // P -= (the integers of residues r) 2^s, coefficient by coefficient.
+    let mut sub_crt = |P: &mut Poly<'_>, r: &[u32]| {
+        for i in 0..n {
+            if !zint::crt_rebuild(prod, &r[i * np..(i + 1) * np], crt_tmp) {
+                return false;
+            }
+            let x = P.c_mut(i);
+            let l = x.len().min(wlim);
+            zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
         }
-        let x = F.c_mut(i);
-        let l = x.len().min(wlim);
-        zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
-    }
-    true
+        true
+    };
+    sub_crt(F, rF) && sub_crt(G, rG)
 }
 
 /// Depth 1 of the reference (`solve_NTRU_binary_depth1`): lift exactly, then a single

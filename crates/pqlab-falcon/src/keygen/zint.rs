@@ -4,7 +4,7 @@
 //! reconstruction, the extended GCD of the deepest level, multiply-and-subtract with a shift
 //! for Babai's reduction, and conversion to floating point.
 
-use super::modp::{Modp, PRIMES};
+use super::modp::{Modp, PRIMES, inv_mod_2_32};
 use crate::fpr::Fpr;
 
 /// Whether x is negative.
@@ -259,11 +259,7 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
     let (mut b, rest) = rest.split_at_mut(len);
     let (mut ua, rest) = rest.split_at_mut(len);
     let mut ub = &mut rest[..len];
-    // y^-1 mod 2^32 (Newton: each step doubles the correct low bits).
-    let mut yi = y[0];
-    for _ in 0..4 {
-        yi = yi.wrapping_mul(2u32.wrapping_sub(y[0].wrapping_mul(yi)));
-    }
+    let yi = inv_mod_2_32(y[0]);
     // Invariants: a = ua x (mod y), b = ub x (mod y), 0 <= ua, ub < y; b odd; a and b
     // below 2^(32 nw).
     a.copy_from_slice(x);
