@@ -1,7 +1,7 @@
 //! The Keccak-f[1600] permutation (FIPS 202, Section 3.3 and Algorithm 7).
 
 /// Round constants RC\[i_r\] of the iota step (FIPS 202, Algorithm 6), for the 24 rounds.
-const RC: [u64; 24] = [
+pub(crate) const RC: [u64; 24] = [
     0x0000_0000_0000_0001,
     0x0000_0000_0000_8082,
     0x8000_0000_0000_808a,
@@ -33,58 +33,115 @@ pub fn round_constants_bytes() -> usize {
     size_of_val(&RC)
 }
 
+/// The lanes that [`round`] keeps complemented ("lane complementing", Keccak implementation
+/// overview, Section 2.2): A\[1\], A\[2\], A\[8\], A\[12\], A\[17\], A\[20\]. With them stored as
+/// their complements, chi needs one NOT per row instead of five.
+#[inline(always)]
+fn complement(a: &mut [u64; 25]) {
+    for i in [1, 2, 8, 12, 17, 20] {
+        a[i] = !a[i];
+    }
+}
+
+/// One round of Keccak-f\[1600\] (FIPS 202, Algorithm 7, step 2: Rnd = iota . chi . pi . rho .
+/// theta) from the state `a` into `e`, with round constant `rc`.
+///
+/// Written out in the style of the Keccak team's "KeccakP-1600-opt64": theta's column parities
+/// first, then the output row by row, each row taking its five input lanes through theta's XOR,
+/// rho (Algorithm 2) and pi (Algorithm 3) straight into chi (Algorithm 4), so that only five
+/// rotated lanes are alive at a time. Every index is a constant, so the compiler keeps both
+/// states in registers (or spills it chooses) instead of memory.
+#[inline(always)]
+fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
+    // theta (Algorithm 1): C[x] = parity of column x; D[x] = C[x-1] ^ rot(C[x+1], 1).
+    let c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
+    let c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
+    let c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
+    let c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
+    let c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
+    let d0 = c4 ^ c1.rotate_left(1);
+    let d1 = c0 ^ c2.rotate_left(1);
+    let d2 = c1 ^ c3.rotate_left(1);
+    let d3 = c2 ^ c4.rotate_left(1);
+    let d4 = c3 ^ c0.rotate_left(1);
+
+    // Output row y = 0 takes A[0], A[6], A[12], A[18], A[24] (pi: B[y + 5((2x + 3y) mod 5)] =
+    // rot(A[x + 5y] ^ D[x], r[x][y])), then chi and iota (Algorithm 6).
+    let b0 = a[0] ^ d0;
+    let b1 = (a[6] ^ d1).rotate_left(44);
+    let b2 = (a[12] ^ d2).rotate_left(43);
+    let b3 = (a[18] ^ d3).rotate_left(21);
+    let b4 = (a[24] ^ d4).rotate_left(14);
+    e[0] = b0 ^ (b1 | b2) ^ rc;
+    e[1] = b1 ^ (!b2 | b3);
+    e[2] = b2 ^ (b3 & b4);
+    e[3] = b3 ^ (b4 | b0);
+    e[4] = b4 ^ (b0 & b1);
+
+    // Row 1: A[3], A[9], A[10], A[16], A[22].
+    let b0 = (a[3] ^ d3).rotate_left(28);
+    let b1 = (a[9] ^ d4).rotate_left(20);
+    let b2 = (a[10] ^ d0).rotate_left(3);
+    let b3 = (a[16] ^ d1).rotate_left(45);
+    let b4 = (a[22] ^ d2).rotate_left(61);
+    e[5] = b0 ^ (b1 | b2);
+    e[6] = b1 ^ (b2 & b3);
+    e[7] = b2 ^ (b3 | !b4);
+    e[8] = b3 ^ (b4 | b0);
+    e[9] = b4 ^ (b0 & b1);
+
+    // Row 2: A[1], A[7], A[13], A[19], A[20].
+    let b0 = (a[1] ^ d1).rotate_left(1);
+    let b1 = (a[7] ^ d2).rotate_left(6);
+    let b2 = (a[13] ^ d3).rotate_left(25);
+    let b3 = (a[19] ^ d4).rotate_left(8);
+    let b4 = (a[20] ^ d0).rotate_left(18);
+    e[10] = b0 ^ (b1 | b2);
+    e[11] = b1 ^ (b2 & b3);
+    e[12] = b2 ^ (!b3 & b4);
+    e[13] = !b3 ^ (b4 | b0);
+    e[14] = b4 ^ (b0 & b1);
+
+    // Row 3: A[4], A[5], A[11], A[17], A[23].
+    let b0 = (a[4] ^ d4).rotate_left(27);
+    let b1 = (a[5] ^ d0).rotate_left(36);
+    let b2 = (a[11] ^ d1).rotate_left(10);
+    let b3 = (a[17] ^ d2).rotate_left(15);
+    let b4 = (a[23] ^ d3).rotate_left(56);
+    e[15] = b0 ^ (b1 & b2);
+    e[16] = b1 ^ (b2 | b3);
+    e[17] = b2 ^ (!b3 | b4);
+    e[18] = !b3 ^ (b4 & b0);
+    e[19] = b4 ^ (b0 | b1);
+
+    // Row 4: A[2], A[8], A[14], A[15], A[21].
+    let b0 = (a[2] ^ d2).rotate_left(62);
+    let b1 = (a[8] ^ d3).rotate_left(55);
+    let b2 = (a[14] ^ d4).rotate_left(39);
+    let b3 = (a[15] ^ d0).rotate_left(41);
+    let b4 = (a[21] ^ d1).rotate_left(2);
+    e[20] = b0 ^ (!b1 & b2);
+    e[21] = !b1 ^ (b2 | b3);
+    e[22] = b2 ^ (b3 & b4);
+    e[23] = b3 ^ (b4 | b0);
+    e[24] = b4 ^ (b0 & b1);
+}
+
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
+/// Two rounds per loop iteration, `a -> e -> a`, both states in locals (see [`round`]).
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Keccak);
-    for rc in RC {
-        // theta (Algorithm 1): D[x] = C[x-1] ^ rot(C[x+1], 1).
-        let mut c = [0u64; 5];
-        for x in 0..5 {
-            c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-        }
-        let mut d = [0u64; 5];
-        for x in 0..5 {
-            d[x] = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
-        }
-        // theta's XOR of D, rho (Algorithm 2) and pi (Algorithm 3) in one step, written out lane
-        // by lane: B[y + 5((2x + 3y) mod 5)] = rot(A[x + 5y] ^ D[x], r[x][y]).
-        let mut b = [0u64; 25];
-        b[0] = a[0] ^ d[0];
-        b[10] = (a[1] ^ d[1]).rotate_left(1);
-        b[20] = (a[2] ^ d[2]).rotate_left(62);
-        b[5] = (a[3] ^ d[3]).rotate_left(28);
-        b[15] = (a[4] ^ d[4]).rotate_left(27);
-        b[16] = (a[5] ^ d[0]).rotate_left(36);
-        b[1] = (a[6] ^ d[1]).rotate_left(44);
-        b[11] = (a[7] ^ d[2]).rotate_left(6);
-        b[21] = (a[8] ^ d[3]).rotate_left(55);
-        b[6] = (a[9] ^ d[4]).rotate_left(20);
-        b[7] = (a[10] ^ d[0]).rotate_left(3);
-        b[17] = (a[11] ^ d[1]).rotate_left(10);
-        b[2] = (a[12] ^ d[2]).rotate_left(43);
-        b[12] = (a[13] ^ d[3]).rotate_left(25);
-        b[22] = (a[14] ^ d[4]).rotate_left(39);
-        b[23] = (a[15] ^ d[0]).rotate_left(41);
-        b[8] = (a[16] ^ d[1]).rotate_left(45);
-        b[18] = (a[17] ^ d[2]).rotate_left(15);
-        b[3] = (a[18] ^ d[3]).rotate_left(21);
-        b[13] = (a[19] ^ d[4]).rotate_left(8);
-        b[14] = (a[20] ^ d[0]).rotate_left(18);
-        b[24] = (a[21] ^ d[1]).rotate_left(2);
-        b[9] = (a[22] ^ d[2]).rotate_left(61);
-        b[19] = (a[23] ^ d[3]).rotate_left(56);
-        b[4] = (a[24] ^ d[4]).rotate_left(14);
-        // chi (Algorithm 4)
-        for y in 0..5 {
-            for x in 0..5 {
-                a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
-            }
-        }
-        // iota (Algorithm 6)
-        a[0] ^= rc;
+    let mut s = *a;
+    complement(&mut s);
+    let mut e = [0u64; 25];
+    for rc in RC.chunks_exact(2) {
+        round(&s, &mut e, rc[0]);
+        round(&e, &mut s, rc[1]);
     }
+    complement(&mut s);
+    *a = s;
 }
 
 #[cfg(test)]

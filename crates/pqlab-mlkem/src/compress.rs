@@ -7,8 +7,8 @@
 //! (numerator times the rounding error of the constant stays below 2^36). The unit tests check
 //! every x in [0, q) for every d in 1..=11 against exact rational rounding.
 
+use crate::backend::Coeffs;
 use crate::params::{N, Q};
-use crate::poly::Poly;
 
 const SHIFT: u32 = 36;
 /// ceil(2^36 / q): a compile-time constant, so the division here is not on data.
@@ -29,20 +29,19 @@ pub(crate) const fn decompress(y: u16, d: u32) -> u16 {
     (((y as u32) * (Q as u32) + (1u32 << (d - 1))) >> d) as u16
 }
 
-/// Compress_d applied to every coefficient of `f`, whose coefficients must lie in [0, q).
-pub(crate) fn compress_poly(f: &Poly, d: u32) -> Poly {
+/// Compress_d applied to every coefficient of `f`, whose coefficients must lie in [0, q),
+/// into `out`.
+pub(crate) fn compress_poly(f: &Coeffs, d: u32, out: &mut Coeffs) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    let mut out = Poly::ZERO;
-    for (o, &x) in out.0.iter_mut().zip(f.0.iter()) {
+    for (o, &x) in out.iter_mut().zip(f.iter()) {
         *o = compress(x as u16, d) as i16;
     }
-    out
 }
 
 /// Decompress_d applied to every coefficient of `f`, whose coefficients must lie in [0, 2^d).
-pub(crate) fn decompress_poly(f: &mut Poly, d: u32) {
+pub(crate) fn decompress_poly(f: &mut Coeffs, d: u32) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    for x in f.0.iter_mut() {
+    for x in f.iter_mut() {
         *x = decompress(*x as u16, d) as i16;
     }
 }

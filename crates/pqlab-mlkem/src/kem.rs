@@ -5,7 +5,7 @@ use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::encode::byte_decode12_checked;
+use crate::backend::{Ops, dispatch};
 use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
@@ -14,9 +14,11 @@ use crate::params::{ByteArray, MAX_K, ParameterSet};
 use crate::poly::Poly;
 
 /// An encapsulation key from its decoded K-PKE key: encodes ek and computes H(ek) once.
-fn encapsulation_key_from_pke<P: ParameterSet>(pke: PkeEncryptionKey) -> EncapsulationKey<P> {
+fn encapsulation_key_from_pke<P: ParameterSet, B: Ops>(
+    pke: PkeEncryptionKey,
+) -> EncapsulationKey<P> {
     let mut encoded = P::EkBytes::zeroed();
-    pke.encode::<P>(encoded.as_mut());
+    pke.encode::<P, B>(encoded.as_mut());
     let h = h(encoded.as_ref());
     EncapsulationKey { encoded, h, pke }
 }
@@ -24,8 +26,16 @@ fn encapsulation_key_from_pke<P: ParameterSet>(pke: PkeEncryptionKey) -> Encapsu
 /// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The decapsulation key keeps the seed
 /// d || z.
 pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> DecapsulationKey<P> {
-    let (pke, mut s_hat) = kpke::key_gen::<P>(d);
-    let ek = encapsulation_key_from_pke::<P>(pke);
+    dispatch!(B => key_gen_internal_with::<P, B>(d, z))
+}
+
+/// [`key_gen_internal`] on the kernels of `B`.
+pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
+    d: &[u8; 32],
+    z: &[u8; 32],
+) -> DecapsulationKey<P> {
+    let (pke, mut s_hat) = kpke::key_gen::<P, B>(d);
+    let ek = encapsulation_key_from_pke::<P, B>(pke);
     let mut seed = [0u8; 64];
     seed[..32].copy_from_slice(d);
     seed[32..].copy_from_slice(z);
@@ -45,10 +55,18 @@ pub(crate) fn encaps_internal<P: ParameterSet>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
 ) -> (Ciphertext<P>, SharedSecret) {
+    dispatch!(B => encaps_internal_with::<P, B>(ek, m))
+}
+
+/// [`encaps_internal`] on the kernels of `B`.
+pub(crate) fn encaps_internal_with<P: ParameterSet, B: Ops>(
+    ek: &EncapsulationKey<P>,
+    m: &[u8; 32],
+) -> (Ciphertext<P>, SharedSecret) {
     // (K, r) = G(m || H(ek))
     let (mut k, mut r) = g(&[m, &ek.h]);
     let mut c = P::CtBytes::zeroed();
-    kpke::encrypt::<P>(&ek.pke, m, &r, c.as_mut());
+    kpke::encrypt::<P, B>(&ek.pke, m, &r, c.as_mut());
     let shared = SharedSecret(k);
     k.zeroize();
     r.zeroize();
@@ -63,16 +81,24 @@ pub(crate) fn decaps_internal<P: ParameterSet>(
     dk: &DecapsulationKey<P>,
     c: &Ciphertext<P>,
 ) -> SharedSecret {
+    dispatch!(B => decaps_internal_with::<P, B>(dk, c))
+}
+
+/// [`decaps_internal`] on the kernels of `B`.
+pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
+    dk: &DecapsulationKey<P>,
+    c: &Ciphertext<P>,
+) -> SharedSecret {
     let c_bytes = c.encoded.as_ref();
     // m' = K-PKE.Decrypt(dk_PKE, c)
-    let mut m_prime = kpke::decrypt::<P>(&dk.s_hat, c_bytes);
+    let mut m_prime = kpke::decrypt::<P, B>(&dk.s_hat, c_bytes);
     // (K', r') = G(m' || h)
     let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
     // K_bar = J(z || c)
     let mut k_bar = j(&[dk.z(), c_bytes]);
     // c' = K-PKE.Encrypt(ek_PKE, m', r')
     let mut c_prime = P::CtBytes::zeroed();
-    kpke::encrypt::<P>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
+    kpke::encrypt::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
     // if c != c' then K' = K_bar
     let equal = c_bytes.ct_eq(c_prime.as_ref());
     for (k, kb) in k_prime.iter_mut().zip(k_bar.iter()) {
@@ -94,11 +120,21 @@ pub(crate) fn check_encapsulation_key<P: ParameterSet>(
     bytes: &[u8],
     h_ek: Option<[u8; 32]>,
 ) -> Result<EncapsulationKey<P>, Error> {
+    dispatch!(B => check_encapsulation_key_with::<P, B>(bytes, h_ek))
+}
+
+/// [`check_encapsulation_key`] on the kernels of `B`.
+fn check_encapsulation_key_with<P: ParameterSet, B: Ops>(
+    bytes: &[u8],
+    h_ek: Option<[u8; 32]>,
+) -> Result<EncapsulationKey<P>, Error> {
     check_len("encapsulation key", bytes, P::EK_LEN)?;
     let (t_bytes, rho_bytes) = bytes.split_at(384 * P::K);
     let mut t_hat = [Poly::ZERO; MAX_K];
     for (t, chunk) in t_hat.iter_mut().zip(t_bytes.chunks_exact(384)) {
-        *t = byte_decode12_checked(chunk).ok_or(Error::ModulusCheck)?;
+        if !B::byte_decode12_checked(chunk, &mut t.0) {
+            return Err(Error::ModulusCheck);
+        }
     }
     let mut rho = [0u8; 32];
     rho.copy_from_slice(rho_bytes);
@@ -108,7 +144,7 @@ pub(crate) fn check_encapsulation_key<P: ParameterSet>(
     Ok(EncapsulationKey {
         encoded,
         h,
-        pke: PkeEncryptionKey::new::<P>(t_hat, rho),
+        pke: PkeEncryptionKey::new::<P, B>(t_hat, rho),
     })
 }
 
@@ -117,6 +153,13 @@ pub(crate) fn check_encapsulation_key<P: ParameterSet>(
 /// (H(dk\[384k : 768k + 32\]) = h). In addition the embedded ek must pass the modulus check of
 /// Section 7.2, which every output of ML-KEM.KeyGen does. The key has no seed.
 pub(crate) fn check_decapsulation_key<P: ParameterSet>(
+    bytes: &[u8],
+) -> Result<DecapsulationKey<P>, Error> {
+    dispatch!(B => check_decapsulation_key_with::<P, B>(bytes))
+}
+
+/// [`check_decapsulation_key`] on the kernels of `B`.
+fn check_decapsulation_key_with<P: ParameterSet, B: Ops>(
     bytes: &[u8],
 ) -> Result<DecapsulationKey<P>, Error> {
     check_len("decapsulation key", bytes, P::DK_LEN)?;
@@ -128,8 +171,8 @@ pub(crate) fn check_decapsulation_key<P: ParameterSet>(
     if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
         return Err(Error::HashCheck);
     }
-    let ek = check_encapsulation_key::<P>(ek_bytes, Some(h_ek))?;
-    let mut s_hat = decode_s_hat(dk_pke);
+    let ek = check_encapsulation_key_with::<P, B>(ek_bytes, Some(h_ek))?;
+    let mut s_hat = decode_s_hat::<B>(dk_pke);
     let mut seed = [0u8; 64];
     seed[32..].copy_from_slice(z);
     let dk = DecapsulationKey {
@@ -146,10 +189,18 @@ pub(crate) fn check_decapsulation_key<P: ParameterSet>(
 /// The expanded encoding dk = ByteEncode12(s_hat) || ek || H(ek) || z (FIPS 203, Algorithm 16
 /// line 3).
 pub(crate) fn encode_decapsulation_key<P: ParameterSet>(dk: &DecapsulationKey<P>, out: &mut [u8]) {
+    dispatch!(B => encode_decapsulation_key_with::<P, B>(dk, out))
+}
+
+/// [`encode_decapsulation_key`] on the kernels of `B`.
+fn encode_decapsulation_key_with<P: ParameterSet, B: Ops>(
+    dk: &DecapsulationKey<P>,
+    out: &mut [u8],
+) {
     let (dk_pke, rest) = out.split_at_mut(384 * P::K);
     let (ek_bytes, rest) = rest.split_at_mut(P::EK_LEN);
     let (h_out, z_out) = rest.split_at_mut(32);
-    kpke::encode_s_hat(&dk.s_hat, dk_pke);
+    kpke::encode_s_hat::<B>(&dk.s_hat, dk_pke);
     ek_bytes.copy_from_slice(dk.ek.encoded.as_ref());
     h_out.copy_from_slice(&dk.ek.h);
     z_out.copy_from_slice(dk.z());

@@ -6,12 +6,11 @@
 
 use zeroize::Zeroize;
 
-use crate::compress::{compress_poly, decompress_poly};
-use crate::encode::{byte_decode, byte_decode12, byte_encode, decode_message};
+use crate::backend::Ops;
 use crate::hash::g;
 use crate::params::{MAX_K, ParameterSet};
 use crate::poly::{Poly, inner_product_ntt};
-use crate::sample::{sample_ntt, sample_poly_cbd_prf};
+use crate::sample::{sample_matrix, sample_poly_cbd_prf};
 
 /// A decoded K-PKE encryption key ek_PKE = ByteEncode12(t_hat) || rho, with A_hat expanded.
 /// Public data. Only the first k entries of each array are used.
@@ -28,40 +27,36 @@ pub(crate) struct PkeEncryptionKey {
 impl PkeEncryptionKey {
     /// A key from a decoded t_hat (coefficients in [0, q)) and rho: expands A_hat
     /// (FIPS 203, Algorithm 13 lines 3 to 7, Algorithm 14 lines 4 to 8).
-    pub(crate) fn new<P: ParameterSet>(t_hat: [Poly; MAX_K], rho: [u8; 32]) -> Self {
+    pub(crate) fn new<P: ParameterSet, B: Ops>(t_hat: [Poly; MAX_K], rho: [u8; 32]) -> Self {
         let mut a_hat = [[Poly::ZERO; MAX_K]; MAX_K];
-        for (i, row) in a_hat.iter_mut().enumerate().take(P::K) {
-            for (j, a) in row.iter_mut().enumerate().take(P::K) {
-                *a = sample_ntt(&rho, j as u8, i as u8);
-            }
-        }
+        sample_matrix::<B>(&rho, P::K, &mut a_hat);
         Self { t_hat, a_hat, rho }
     }
 
     /// ek_PKE = ByteEncode12(t_hat) || rho (FIPS 203, Algorithm 13 line 19), into `out` of
     /// 384 k + 32 bytes.
-    pub(crate) fn encode<P: ParameterSet>(&self, out: &mut [u8]) {
+    pub(crate) fn encode<P: ParameterSet, B: Ops>(&self, out: &mut [u8]) {
         let (t_bytes, rho) = out.split_at_mut(384 * P::K);
         for (t, chunk) in self.t_hat.iter().zip(t_bytes.chunks_exact_mut(384)) {
-            byte_encode(t, 12, chunk);
+            B::byte_encode12(&t.0, chunk);
         }
         rho.copy_from_slice(&self.rho);
     }
 }
 
 /// dk_PKE = ByteEncode12(s_hat) (FIPS 203, Algorithm 13 line 20), into `out` of 384 k bytes.
-pub(crate) fn encode_s_hat(s_hat: &[Poly; MAX_K], out: &mut [u8]) {
+pub(crate) fn encode_s_hat<B: Ops>(s_hat: &[Poly; MAX_K], out: &mut [u8]) {
     for (s, chunk) in s_hat.iter().zip(out.chunks_exact_mut(384)) {
-        byte_encode(s, 12, chunk);
+        B::byte_encode12(&s.0, chunk);
     }
 }
 
 /// s_hat = ByteDecode12(dk_PKE) (FIPS 203, Algorithm 15 line 5), each value reduced mod q in
 /// constant time. `dk_pke` must hold 384 k bytes.
-pub(crate) fn decode_s_hat(dk_pke: &[u8]) -> [Poly; MAX_K] {
+pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8]) -> [Poly; MAX_K] {
     let mut s_hat = [Poly::ZERO; MAX_K];
     for (s, chunk) in s_hat.iter_mut().zip(dk_pke.chunks_exact(384)) {
-        *s = byte_decode12(chunk);
+        B::byte_decode12(chunk, &mut s.0);
     }
     s_hat
 }
@@ -69,68 +64,63 @@ pub(crate) fn decode_s_hat(dk_pke: &[u8]) -> [Poly; MAX_K] {
 /// FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Returns the decoded encryption key and s_hat
 /// (coefficients in [0, q)); their encodings are [`PkeEncryptionKey::encode`] and
 /// [`encode_s_hat`] (lines 19 and 20).
-pub(crate) fn key_gen<P: ParameterSet>(d: &[u8; 32]) -> (PkeEncryptionKey, [Poly; MAX_K]) {
+pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8; 32]) -> (PkeEncryptionKey, [Poly; MAX_K]) {
     // (rho, sigma) = G(d || k)
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
-    let mut n = 0u8;
+    // s and e: 2k polynomials from PRF_eta1(sigma, 0..2k), run side by side.
+    let mut se = [Poly::ZERO; 2 * MAX_K];
+    sample_poly_cbd_prf::<B>(P::ETA1, &sigma, 0, &mut se[..2 * P::K]);
+    sigma.zeroize();
     let mut s_hat = [Poly::ZERO; MAX_K];
     let mut e_hat = [Poly::ZERO; MAX_K];
-    for s in s_hat.iter_mut().take(P::K) {
-        *s = sample_poly_cbd_prf(P::ETA1, &sigma, n);
-        n += 1;
-    }
-    for e in e_hat.iter_mut().take(P::K) {
-        *e = sample_poly_cbd_prf(P::ETA1, &sigma, n);
-        n += 1;
-    }
-    sigma.zeroize();
+    s_hat[..P::K].copy_from_slice(&se[..P::K]);
+    e_hat[..P::K].copy_from_slice(&se[P::K..2 * P::K]);
+    se.zeroize();
     for p in s_hat.iter_mut().take(P::K) {
-        p.ntt();
+        p.ntt::<B>();
     }
     for p in e_hat.iter_mut().take(P::K) {
-        p.ntt();
+        p.ntt::<B>();
     }
 
-    let mut ek = PkeEncryptionKey::new::<P>([Poly::ZERO; MAX_K], rho);
+    let mut ek = PkeEncryptionKey::new::<P, B>([Poly::ZERO; MAX_K], rho);
     // t_hat = A_hat o s_hat + e_hat
     for i in 0..P::K {
-        let mut t = inner_product_ntt(ek.a_hat[i].iter().take(P::K), &s_hat[..P::K]);
+        let mut t = inner_product_ntt::<B>(ek.a_hat[i].iter().take(P::K), &s_hat[..P::K]);
         // The product carries a factor 2^-16; multiplying by 2^32 with one more Montgomery
         // reduction cancels it.
-        t.tomont();
+        t.tomont::<B>();
         t.add_assign(&e_hat[i]);
-        t.freeze();
+        t.freeze::<B>();
         ek.t_hat[i] = t;
     }
     e_hat.zeroize();
     for s in s_hat.iter_mut().take(P::K) {
-        s.freeze();
+        s.freeze::<B>();
     }
     (ek, s_hat)
 }
 
 /// FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), writing c = c1 || c2 into `c` of
 /// 32 (du k + dv) bytes.
-pub(crate) fn encrypt<P: ParameterSet>(
+pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     ek: &PkeEncryptionKey,
     m: &[u8; 32],
     r: &[u8; 32],
     c: &mut [u8],
 ) {
-    let mut n = 0u8;
+    // y from PRF_eta1(r, 0..k); e1 and e2 from PRF_eta2(r, k..2k+1).
+    let k = P::K as u8;
     let mut y_hat = [Poly::ZERO; MAX_K];
+    let mut e12 = [Poly::ZERO; MAX_K + 1];
+    sample_poly_cbd_prf::<B>(P::ETA1, r, 0, &mut y_hat[..P::K]);
+    sample_poly_cbd_prf::<B>(P::ETA2, r, k, &mut e12[..P::K + 1]);
     let mut e1 = [Poly::ZERO; MAX_K];
+    e1[..P::K].copy_from_slice(&e12[..P::K]);
+    let mut e2 = e12[P::K];
+    e12.zeroize();
     for y in y_hat.iter_mut().take(P::K) {
-        *y = sample_poly_cbd_prf(P::ETA1, r, n);
-        n += 1;
-    }
-    for e in e1.iter_mut().take(P::K) {
-        *e = sample_poly_cbd_prf(P::ETA2, r, n);
-        n += 1;
-    }
-    let mut e2 = sample_poly_cbd_prf(P::ETA2, r, n);
-    for y in y_hat.iter_mut().take(P::K) {
-        y.ntt();
+        y.ntt::<B>();
     }
 
     let (c1, c2) = c.split_at_mut(P::C1_LEN);
@@ -138,61 +128,56 @@ pub(crate) fn encrypt<P: ParameterSet>(
     // u = NTT^-1(A_hat^T o y_hat) + e1; c1 = ByteEncode_du(Compress_du(u))
     for (i, chunk) in c1.chunks_exact_mut(32 * du as usize).enumerate().take(P::K) {
         let column = ek.a_hat.iter().take(P::K).map(|row| &row[i]);
-        let mut u = inner_product_ntt(column, &y_hat[..P::K]);
-        u.inv_ntt_to_mont();
+        let mut u = inner_product_ntt::<B>(column, &y_hat[..P::K]);
+        u.inv_ntt_to_mont::<B>();
         u.add_assign(&e1[i]);
-        u.freeze();
-        let mut cu = compress_poly(&u, du);
-        byte_encode(&cu, du, chunk);
+        u.freeze::<B>();
+        B::compress_encode(du, &u.0, chunk);
         u.zeroize();
-        cu.zeroize();
     }
 
     // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v))
-    let mut v = inner_product_ntt(ek.t_hat.iter().take(P::K), &y_hat[..P::K]);
-    v.inv_ntt_to_mont();
+    let mut v = inner_product_ntt::<B>(ek.t_hat.iter().take(P::K), &y_hat[..P::K]);
+    v.inv_ntt_to_mont::<B>();
     v.add_assign(&e2);
-    let mut mu = decode_message(m);
+    // mu = Decompress_1(ByteDecode_1(m))
+    let mut mu = Poly::ZERO;
+    B::decode_decompress(1, m, &mut mu.0);
     v.add_assign(&mu);
-    v.freeze();
-    let mut cv = compress_poly(&v, P::DV);
-    byte_encode(&cv, P::DV, c2);
+    v.freeze::<B>();
+    B::compress_encode(P::DV, &v.0, c2);
 
     y_hat.zeroize();
     e1.zeroize();
     e2.zeroize();
     mu.zeroize();
     v.zeroize();
-    cv.zeroize();
 }
 
 /// FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c), with dk_PKE given decoded as s_hat
 /// (coefficients of absolute value at most q). `c` must hold 32 (du k + dv) bytes.
-pub(crate) fn decrypt<P: ParameterSet>(s_hat: &[Poly; MAX_K], c: &[u8]) -> [u8; 32] {
+pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly; MAX_K], c: &[u8]) -> [u8; 32] {
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;
     // u' = Decompress_du(ByteDecode_du(c1)), then NTT(u')
     let mut u_hat = [Poly::ZERO; MAX_K];
     for (u, chunk) in u_hat.iter_mut().zip(c1.chunks_exact(32 * du as usize)) {
-        *u = byte_decode(chunk, du);
-        decompress_poly(u, du);
-        u.ntt();
+        B::decode_decompress(du, chunk, &mut u.0);
+        u.ntt::<B>();
     }
     // v' = Decompress_dv(ByteDecode_dv(c2))
-    let mut v = byte_decode(c2, P::DV);
-    decompress_poly(&mut v, P::DV);
+    let mut v = Poly::ZERO;
+    B::decode_decompress(P::DV, c2, &mut v.0);
 
     // w = v' - NTT^-1(s_hat^T o NTT(u'))
-    let mut w = inner_product_ntt(s_hat.iter().take(P::K), &u_hat[..P::K]);
-    w.inv_ntt_to_mont();
+    let mut w = inner_product_ntt::<B>(s_hat.iter().take(P::K), &u_hat[..P::K]);
+    w.inv_ntt_to_mont::<B>();
     w.sub_from(&v);
-    w.freeze();
+    w.freeze::<B>();
 
     // m = ByteEncode_1(Compress_1(w))
-    let mut cw = compress_poly(&w, 1);
     let mut m = [0u8; 32];
-    byte_encode(&cw, 1, &mut m);
+    B::compress_encode(1, &w.0, &mut m);
     w.zeroize();
-    cw.zeroize();
     m
 }

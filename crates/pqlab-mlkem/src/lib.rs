@@ -14,6 +14,10 @@
 //!   and the implicit-rejection choice are constant time).
 #![no_std]
 
+#[cfg(test)]
+extern crate std;
+
+mod backend;
 mod compress;
 mod encode;
 mod error;

@@ -1,16 +1,18 @@
-//! Sampling algorithms (FIPS 203, Section 4.2.2: Algorithms 7 and 8).
+//! Sampling algorithms (FIPS 203, Section 4.2.2: Algorithms 7 and 8), over the kernels of the
+//! selected back end; the independent SHAKE streams run side by side in Keccak lanes.
 
 use pqlab_keccak::Shake128;
 use zeroize::Zeroize;
 
+use crate::backend::Ops;
 use crate::hash::prf;
-use crate::params::{N, Q};
+use crate::params::{MAX_K, N};
 use crate::poly::Poly;
 
 /// FIPS 203, Algorithm 7: SampleNTT(B) for the 34-byte seed B = rho || j || i: a uniformly random
 /// element of T_q, by rejection sampling from SHAKE128. Runs on public data (rho), so the
 /// rejection branches leak nothing secret.
-pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8) -> Poly {
+pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut ctx = Shake128::new();
     ctx.absorb(rho);
@@ -21,84 +23,39 @@ pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8) -> Poly {
     // 168 = 3 * 56: every block holds a whole number of 3-byte groups C.
     while n < N {
         let block = reader.squeeze_block();
-        for c in block.chunks_exact(3) {
-            let d1 = i16::from(c[0]) | (i16::from(c[1] & 0x0f) << 8);
-            let d2 = i16::from(c[1] >> 4) | (i16::from(c[2]) << 4);
-            if d1 < Q {
-                a.0[n] = d1;
-                n += 1;
-            }
-            if d2 < Q && n < N {
-                a.0[n] = d2;
-                n += 1;
-            }
-            if n == N {
-                break;
-            }
-        }
+        n += B::rej_uniform(&block, &mut a.0[n..]);
     }
     a
 }
 
-/// FIPS 203, Algorithm 8: SamplePolyCBD_eta(B) for eta = 2 (B has 128 bytes): coefficients
-/// x - y in [-2, 2], x and y each the sum of two bits of B. Branch-free.
-fn sample_poly_cbd2(b: &[u8]) -> Poly {
-    let mut f = Poly::ZERO;
-    for (coeffs, w) in f.0.chunks_exact_mut(8).zip(b.chunks_exact(4)) {
-        let t = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-        // Each 2-bit field of d is the sum of the two bits of t there.
-        let d = (t & 0x5555_5555) + ((t >> 1) & 0x5555_5555);
-        for (k, c) in coeffs.iter_mut().enumerate() {
-            let x = ((d >> (4 * k)) & 3) as i16;
-            let y = ((d >> (4 * k + 2)) & 3) as i16;
-            *c = x - y;
+/// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) for i, j < k (FIPS 203, Algorithm 13 lines 3 to 7,
+/// Algorithm 14 lines 4 to 8).
+pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly; MAX_K]; MAX_K]) {
+    for (i, row) in a_hat.iter_mut().enumerate().take(k) {
+        for (j, a) in row.iter_mut().enumerate().take(k) {
+            *a = sample_ntt::<B>(rho, j as u8, i as u8);
         }
     }
-    f
 }
 
-/// FIPS 203, Algorithm 8: SamplePolyCBD_eta(B) for eta = 3 (B has 192 bytes): coefficients
-/// x - y in [-3, 3], x and y each the sum of three bits of B. Branch-free.
-fn sample_poly_cbd3(b: &[u8]) -> Poly {
-    let mut f = Poly::ZERO;
-    for (coeffs, w) in f.0.chunks_exact_mut(4).zip(b.chunks_exact(3)) {
-        let t = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
-        // Each 3-bit field of d is the sum of the three bits of t there.
-        let d = (t & 0x0024_9249) + ((t >> 1) & 0x0024_9249) + ((t >> 2) & 0x0024_9249);
-        for (k, c) in coeffs.iter_mut().enumerate() {
-            let x = ((d >> (6 * k)) & 7) as i16;
-            let y = ((d >> (6 * k + 3)) & 7) as i16;
-            *c = x - y;
-        }
-    }
-    f
-}
-
-/// FIPS 203, Algorithm 8: SamplePolyCBD_eta(B) for eta in {2, 3}, B holding 64 eta bytes.
-/// Coefficients are returned as small signed integers (their representatives mod q).
-pub(crate) fn sample_poly_cbd(eta: usize, b: &[u8]) -> Poly {
+/// SamplePolyCBD_eta(PRF_eta(s, b0 + i)) into `out[i]` for every i (FIPS 203, Algorithm 13
+/// lines 9 and 13, Algorithm 14 lines 10, 14 and 17).
+pub(crate) fn sample_poly_cbd_prf<B: Ops>(eta: usize, s: &[u8; 32], b0: u8, out: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    if eta == 3 {
-        sample_poly_cbd3(b)
-    } else {
-        sample_poly_cbd2(b)
-    }
-}
-
-/// SamplePolyCBD_eta(PRF_eta(s, b)) (FIPS 203, Algorithm 13 lines 9 and 13, Algorithm 14 lines
-/// 10, 14 and 17).
-pub(crate) fn sample_poly_cbd_prf(eta: usize, s: &[u8; 32], b: u8) -> Poly {
     let mut buf = [0u8; 64 * 3];
     let len = 64 * eta;
-    prf(s, b, &mut buf[..len]);
-    let f = sample_poly_cbd(eta, &buf[..len]);
+    for (i, f) in out.iter_mut().enumerate() {
+        prf(s, b0.wrapping_add(i as u8), &mut buf[..len]);
+        B::sample_poly_cbd(eta, &buf[..len], &mut f.0);
+    }
     buf.zeroize();
-    f
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::portable::Portable;
+    use crate::params::Q;
 
     /// FIPS 203, Algorithm 8, written literally over the bit array of B.
     fn literal_cbd(eta: usize, b: &[u8]) -> [i16; N] {
@@ -116,19 +73,25 @@ mod tests {
             for seed in 0..20u8 {
                 let mut b = [0u8; 192];
                 prf(&[seed; 32], eta as u8, &mut b[..64 * eta]);
-                let f = sample_poly_cbd(eta, &b[..64 * eta]);
+                let mut f = Poly::ZERO;
+                Portable::sample_poly_cbd(eta, &b[..64 * eta], &mut f.0);
                 assert_eq!(f.0, literal_cbd(eta, &b[..64 * eta]));
                 assert!(f.0.iter().all(|c| c.unsigned_abs() as usize <= eta));
+                let mut g = [Poly::ZERO];
+                sample_poly_cbd_prf::<Portable>(eta, &[seed; 32], eta as u8, &mut g);
+                assert_eq!(g[0], f);
             }
             let ones = [0xffu8; 192];
-            assert_eq!(sample_poly_cbd(eta, &ones[..64 * eta]).0, [0; N]);
+            let mut f = Poly([1; N]);
+            Portable::sample_poly_cbd(eta, &ones[..64 * eta], &mut f.0);
+            assert_eq!(f.0, [0; N]);
         }
     }
 
     #[test]
     fn sample_ntt_is_uniform_below_q() {
-        let a = sample_ntt(&[7u8; 32], 1, 2);
+        let a = sample_ntt::<Portable>(&[7u8; 32], 1, 2);
         assert!(a.0.iter().all(|&c| (0..Q).contains(&c)));
-        assert_ne!(a, sample_ntt(&[7u8; 32], 2, 1));
+        assert_ne!(a, sample_ntt::<Portable>(&[7u8; 32], 2, 1));
     }
 }
