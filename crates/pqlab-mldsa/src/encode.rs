@@ -8,18 +8,19 @@ use core::marker::PhantomData;
 use pqlab_keccak::Shake256;
 
 use crate::Error;
+use crate::backend::{Coeffs, Ops};
 use crate::keys::{SigningKey, VerifyingKey};
 use crate::params::{ByteArray, D, MAX_K, MAX_L, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 16: SimpleBitPack(w, 2^bits - 1), for coefficients in [0, 2^bits).
-pub(crate) fn simple_bit_pack(w: &Poly, bits: usize, out: &mut [u8]) {
+pub(crate) fn simple_bit_pack(w: &Coeffs, bits: usize, out: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(out.len(), 32 * bits);
     let mut acc: u64 = 0;
     let mut n = 0;
     let mut k = 0;
-    for &c in w.0.iter() {
+    for &c in w.iter() {
         acc |= u64::from(c as u32) << n;
         n += bits;
         while n >= 8 {
@@ -33,10 +34,10 @@ pub(crate) fn simple_bit_pack(w: &Poly, bits: usize, out: &mut [u8]) {
 
 /// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
 /// bits = bitlen(a + b): packs b - w_i.
-pub(crate) fn bit_pack(w: &Poly, bits: usize, b: i32, out: &mut [u8]) {
+pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    let mut shifted = Poly::ZERO;
-    for (s, &c) in shifted.0.iter_mut().zip(w.0.iter()) {
+    let mut shifted = [0i32; 256];
+    for (s, &c) in shifted.iter_mut().zip(w.iter()) {
         *s = b - c;
     }
     simple_bit_pack(&shifted, bits, out);
@@ -44,14 +45,14 @@ pub(crate) fn bit_pack(w: &Poly, bits: usize, b: i32, out: &mut [u8]) {
 }
 
 /// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
-pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Poly) {
+pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(v.len(), 32 * bits);
     let mask = (1u64 << bits) - 1;
     let mut acc: u64 = 0;
     let mut n = 0;
     let mut bytes = v.iter();
-    for c in w.0.iter_mut() {
+    for c in w.iter_mut() {
         while n < bits {
             acc |= u64::from(*bytes.next().unwrap_or(&0)) << n;
             n += 8;
@@ -63,10 +64,10 @@ pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Poly) {
 }
 
 /// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
-pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Poly) {
+pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     simple_bit_unpack(v, bits, w);
-    for c in w.0.iter_mut() {
+    for c in w.iter_mut() {
         *c = b - *c;
     }
 }
@@ -114,10 +115,10 @@ pub(crate) fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [Poly]) -> bool
 }
 
 /// FIPS 204, Algorithm 22: pkEncode(rho, t1).
-pub(crate) fn pk_encode<P: ParameterSet>(rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
+pub(crate) fn pk_encode<P: ParameterSet, B: Ops>(rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
     pk[..32].copy_from_slice(rho);
     for (chunk, t) in pk[32..].chunks_exact_mut(320).zip(t1.iter().take(P::K)) {
-        simple_bit_pack(t, 10, chunk);
+        B::simple_bit_pack(&t.0, 10, chunk);
     }
 }
 
@@ -129,54 +130,54 @@ pub(crate) fn hash_public_key(pk: &[u8]) -> [u8; 64] {
 }
 
 /// Builds a [`VerifyingKey`] from (rho, t1): encodes it and computes tr.
-pub(crate) fn verifying_key_from_parts<P: ParameterSet>(
+pub(crate) fn verifying_key_from_parts<P: ParameterSet, B: Ops>(
     rho: &[u8; 32],
     t1: &[Poly; MAX_K],
 ) -> VerifyingKey<P> {
     let mut encoded = P::PkBytes::zeroed();
-    pk_encode::<P>(rho, t1, encoded.as_mut());
+    pk_encode::<P, B>(rho, t1, encoded.as_mut());
     let tr = hash_public_key(encoded.as_ref());
     VerifyingKey {
         encoded,
         rho: *rho,
-        t1_hat: t1_hat::<P>(t1),
+        t1_hat: t1_hat::<P, B>(t1),
         tr,
     }
 }
 
 /// NTT(t1 * 2^d) for the first K polynomials of t1 (FIPS 204, Algorithm 8 line 10).
-fn t1_hat<P: ParameterSet>(t1: &[Poly; MAX_K]) -> [Poly; MAX_K] {
+fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly; MAX_K]) -> [Poly; MAX_K] {
     let mut t1_hat = *t1;
     for p in t1_hat.iter_mut().take(P::K) {
         for c in p.0.iter_mut() {
             *c <<= D;
         }
-        p.ntt();
+        p.ntt::<B>();
     }
     t1_hat
 }
 
 /// FIPS 204, Algorithm 23: pkDecode(pk). The length has been checked.
-pub(crate) fn pk_decode<P: ParameterSet>(pk: &[u8]) -> VerifyingKey<P> {
+pub(crate) fn pk_decode<P: ParameterSet, B: Ops>(pk: &[u8]) -> VerifyingKey<P> {
     let mut encoded = P::PkBytes::zeroed();
     encoded.as_mut().copy_from_slice(pk);
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&pk[..32]);
     let mut t1 = [Poly::ZERO; MAX_K];
     for (chunk, t) in pk[32..].chunks_exact(320).zip(t1.iter_mut()) {
-        simple_bit_unpack(chunk, 10, t);
+        B::simple_bit_unpack(chunk, 10, &mut t.0);
     }
     let tr = hash_public_key(pk);
     VerifyingKey {
         encoded,
         rho,
-        t1_hat: t1_hat::<P>(&t1),
+        t1_hat: t1_hat::<P, B>(&t1),
         tr,
     }
 }
 
 /// FIPS 204, Algorithm 24: skEncode(rho, K, tr, s1, s2, t0).
-pub(crate) fn sk_encode<P: ParameterSet>(sk: &SigningKey<P>, out: &mut [u8]) {
+pub(crate) fn sk_encode<P: ParameterSet, B: Ops>(sk: &SigningKey<P>, out: &mut [u8]) {
     out[..32].copy_from_slice(&sk.rho);
     out[32..64].copy_from_slice(&sk.key);
     out[64..128].copy_from_slice(&sk.tr);
@@ -185,20 +186,20 @@ pub(crate) fn sk_encode<P: ParameterSet>(sk: &SigningKey<P>, out: &mut [u8]) {
     let (s_part, t0_part) = out[128..].split_at_mut((P::L + P::K) * eta_len);
     let s = sk.s1.iter().take(P::L).chain(sk.s2.iter().take(P::K));
     for (chunk, p) in s_part.chunks_exact_mut(eta_len).zip(s) {
-        bit_pack(p, P::ETA_BITS, eta, chunk);
+        B::bit_pack(&p.0, P::ETA_BITS, eta, chunk);
     }
     for (chunk, p) in t0_part
         .chunks_exact_mut(32 * D as usize)
         .zip(sk.t0.iter().take(P::K))
     {
-        bit_pack(p, D as usize, 1 << (D - 1), chunk);
+        B::bit_pack(&p.0, D as usize, 1 << (D - 1), chunk);
     }
 }
 
 /// FIPS 204, Algorithm 25: skDecode(sk), rejecting s1 or s2 coefficients outside [-eta, eta]
 /// (values that skEncode cannot produce). The length has been checked. The range check
 /// accumulates without early exit, so its timing does not depend on where a bad value sits.
-pub(crate) fn sk_decode<P: ParameterSet>(bytes: &[u8]) -> Result<SigningKey<P>, Error> {
+pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<SigningKey<P>, Error> {
     let mut sk = SigningKey::<P> {
         rho: [0; 32],
         key: [0; 32],
@@ -221,14 +222,14 @@ pub(crate) fn sk_decode<P: ParameterSet>(bytes: &[u8]) -> Result<SigningKey<P>, 
         .chunks_exact(eta_len)
         .zip(s1.iter_mut().chain(s2.iter_mut()))
     {
-        bit_unpack(chunk, P::ETA_BITS, eta, p);
+        B::bit_unpack(chunk, P::ETA_BITS, eta, &mut p.0);
         for &c in p.0.iter() {
             // c = eta - x is at most eta; it is below -eta exactly when c + eta is negative.
             out_of_range |= (c + eta) >> 31;
         }
     }
     for (chunk, p) in t0_part.chunks_exact(32 * D as usize).zip(sk.t0.iter_mut()) {
-        bit_unpack(chunk, D as usize, 1 << (D - 1), p);
+        B::bit_unpack(chunk, D as usize, 1 << (D - 1), &mut p.0);
     }
     if out_of_range != 0 {
         return Err(Error::MalformedSecretKey);
@@ -237,20 +238,25 @@ pub(crate) fn sk_decode<P: ParameterSet>(bytes: &[u8]) -> Result<SigningKey<P>, 
 }
 
 /// FIPS 204, Algorithm 26: sigEncode(c_tilde, z mod± q, h).
-pub(crate) fn sig_encode<P: ParameterSet>(c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
+pub(crate) fn sig_encode<P: ParameterSet, B: Ops>(
+    c_tilde: &[u8],
+    z: &[Poly],
+    h: &[Poly],
+    sig: &mut [u8],
+) {
     let (ct, rest) = sig.split_at_mut(P::C_TILDE_LEN);
     ct.copy_from_slice(c_tilde);
     let z_len = 32 * P::GAMMA1_BITS;
     let (z_part, h_part) = rest.split_at_mut(P::L * z_len);
     for (chunk, p) in z_part.chunks_exact_mut(z_len).zip(z.iter().take(P::L)) {
-        bit_pack(p, P::GAMMA1_BITS, P::GAMMA1, chunk);
+        B::bit_pack(&p.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
     hint_bit_pack::<P>(h, h_part);
 }
 
 /// FIPS 204, Algorithm 27: sigDecode(sigma). Writes z and h; returns `false` when the hint is
 /// malformed (⊥). The c_tilde part is the first [`ParameterSet::C_TILDE_LEN`] bytes of `sig`.
-pub(crate) fn sig_decode<P: ParameterSet>(
+pub(crate) fn sig_decode<P: ParameterSet, B: Ops>(
     sig: &[u8],
     z: &mut [Poly; MAX_L],
     h: &mut [Poly; MAX_K],
@@ -259,17 +265,17 @@ pub(crate) fn sig_decode<P: ParameterSet>(
     let rest = &sig[P::C_TILDE_LEN..];
     let (z_part, h_part) = rest.split_at(P::L * z_len);
     for (chunk, p) in z_part.chunks_exact(z_len).zip(z.iter_mut()) {
-        bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, p);
+        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
     }
     hint_bit_unpack::<P>(h_part, h)
 }
 
 /// FIPS 204, Algorithm 28: w1Encode(w1) for the first K polynomials, written to `out`
 /// (K * 32 * W1_BITS bytes).
-pub(crate) fn w1_encode<P: ParameterSet>(w1: &[Poly], out: &mut [u8]) {
+pub(crate) fn w1_encode<P: ParameterSet, B: Ops>(w1: &[Poly], out: &mut [u8]) {
     let len = 32 * P::W1_BITS;
     for (chunk, p) in out.chunks_exact_mut(len).zip(w1.iter().take(P::K)) {
-        simple_bit_pack(p, P::W1_BITS, chunk);
+        B::simple_bit_pack(&p.0, P::W1_BITS, chunk);
     }
 }
 
@@ -282,14 +288,14 @@ mod tests {
         let mut x: u32 = 1;
         for bits in [3usize, 4, 6, 10, 13, 18, 20] {
             let b = 1i32 << (bits - 1);
-            let mut w = Poly::ZERO;
-            for c in w.0.iter_mut() {
+            let mut w = [0i32; 256];
+            for c in w.iter_mut() {
                 x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
                 *c = b - (x >> 8) as i32 % (1 << bits);
             }
             let mut buf = [0u8; 32 * 20];
             bit_pack(&w, bits, b, &mut buf[..32 * bits]);
-            let mut back = Poly::ZERO;
+            let mut back = [0i32; 256];
             bit_unpack(&buf[..32 * bits], bits, b, &mut back);
             assert_eq!(back, w, "bits={bits}");
         }
@@ -297,9 +303,9 @@ mod tests {
 
     #[test]
     fn simple_bit_pack_is_little_endian() {
-        let mut w = Poly::ZERO;
-        w.0[0] = 0x3ff;
-        w.0[1] = 0x001;
+        let mut w = [0i32; 256];
+        w[0] = 0x3ff;
+        w[1] = 0x001;
         let mut buf = [0u8; 320];
         simple_bit_pack(&w, 10, &mut buf);
         assert_eq!(&buf[..3], &[0xff, 0x07, 0x00]);

@@ -97,7 +97,8 @@ impl<P: ParameterSet> SigningKey<P> {
     /// keys (cheaper than [`SigningKey::from_seed`] followed by [`SigningKey::verifying_key`]).
     pub fn key_pair_from_seed(xi: &[u8; 32]) -> (VerifyingKey<P>, Self) {
         let (pk, sk) = keygen::key_gen_internal::<P>(xi);
-        (crate::encode::pk_decode::<P>(pk.as_ref()), sk)
+        let vk = crate::backend::dispatch!(B => crate::encode::pk_decode::<P, B>(pk.as_ref()));
+        (vk, sk)
     }
 
     /// Like [`SigningKey::from_seed`], from a slice that must hold exactly 32 bytes.
@@ -114,7 +115,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// s1 or s2 outside [-eta, eta] (which skEncode cannot produce). The key has no seed.
     pub fn from_expanded(bytes: &[u8]) -> Result<Self, Error> {
         check_len("secret key", bytes, P::SK_LEN)?;
-        sk_decode::<P>(bytes)
+        crate::backend::dispatch!(B => sk_decode::<P, B>(bytes))
     }
 
     /// The seed xi the key was made from, if it was made from one.
@@ -125,7 +126,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// FIPS 204, Algorithm 24: skEncode, the expanded encoding.
     pub fn to_expanded(&self) -> P::SkBytes {
         let mut out = P::SkBytes::zeroed();
-        sk_encode::<P>(self, out.as_mut());
+        crate::backend::dispatch!(B => sk_encode::<P, B>(self, out.as_mut()));
         out
     }
 
@@ -229,7 +230,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// FIPS 204, Algorithm 23: pkDecode. Every byte string of the right length is a public key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         check_len("public key", bytes, P::PK_LEN)?;
-        Ok(crate::encode::pk_decode::<P>(bytes))
+        Ok(crate::backend::dispatch!(B => crate::encode::pk_decode::<P, B>(bytes)))
     }
 
     /// The encoded public key (pkEncode, FIPS 204 Algorithm 22).

@@ -11,6 +11,10 @@
 //!   division depends on secret data outside the rejection loops the standard prescribes.
 #![no_std]
 
+#[cfg(test)]
+extern crate std;
+
+mod backend;
 mod encode;
 mod error;
 mod keygen;

@@ -2,8 +2,8 @@
 
 use pqlab_keccak::{Shake128, Shake256};
 
-use crate::encode::bit_unpack;
-use crate::params::{ParameterSet, Q};
+use crate::backend::Ops;
+use crate::params::{MAX_K, MAX_L, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
@@ -39,7 +39,7 @@ pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
 
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r: a uniformly
 /// random polynomial in the NTT domain, from SHAKE128. Runs on public data (rho).
-pub(crate) fn rej_ntt_poly(seed: &[u8; 34]) -> Poly {
+pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
     let mut h = Shake128::new();
@@ -49,42 +49,18 @@ pub(crate) fn rej_ntt_poly(seed: &[u8; 34]) -> Poly {
     // 168 = 3 * 56: every block holds a whole number of 3-byte candidates.
     while j < 256 {
         let block = reader.squeeze_block();
-        for c in block.chunks_exact(3) {
-            // FIPS 204, Algorithm 14: CoeffFromThreeBytes.
-            let z = i32::from(c[0]) | (i32::from(c[1]) << 8) | (i32::from(c[2] & 0x7f) << 16);
-            if z < Q {
-                a.0[j] = z;
-                j += 1;
-                if j == 256 {
-                    break;
-                }
-            }
-        }
+        j += B::rej_uniform(&block, &mut a.0[j..]);
     }
     a
-}
-
-/// FIPS 204, Algorithm 15: CoeffFromHalfByte(b) for eta = `ETA`; `None` stands for ⊥.
-/// The reduction mod 5 is a multiply-and-shift (exact for b < 15), never a division.
-#[inline]
-fn coeff_from_half_byte<const ETA: u32>(b: u8) -> Option<i32> {
-    if ETA == 2 && b < 15 {
-        let b = i32::from(b);
-        Some(2 - (b - 5 * ((b * 205) >> 10)))
-    } else if ETA == 4 && b < 9 {
-        Some(4 - i32::from(b))
-    } else {
-        None
-    }
 }
 
 /// FIPS 204, Algorithm 31: RejBoundedPoly(rho) for the 66-byte seed rho' || IntegerToBytes(r, 2):
 /// a polynomial with coefficients in [-eta, eta], from SHAKE256.
 ///
 /// The rejection depends on the secret stream; as in the standard and the reference
-/// implementation, only the number of rejected nibbles can leak, and rejected values are
+/// implementation, only the number of rejected half-bytes can leak, and rejected values are
 /// independent of the accepted ones.
-pub(crate) fn rej_bounded_poly<P: ParameterSet>(seed: &[u8; 66]) -> Poly {
+pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
     let mut h = Shake256::new();
@@ -93,20 +69,7 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet>(seed: &[u8; 66]) -> Poly {
     let mut j = 0;
     while j < 256 {
         let mut block = reader.squeeze_block();
-        for &z in block.iter() {
-            for nibble in [z & 15, z >> 4] {
-                let coeff = match P::ETA {
-                    2 => coeff_from_half_byte::<2>(nibble),
-                    _ => coeff_from_half_byte::<4>(nibble),
-                };
-                if let Some(v) = coeff {
-                    if j < 256 {
-                        a.0[j] = v;
-                        j += 1;
-                    }
-                }
-            }
-        }
+        j += B::rej_eta(P::ETA, &block, &mut a.0[j..]);
         zeroize::Zeroize::zeroize(&mut block);
     }
     a
@@ -114,22 +77,40 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet>(seed: &[u8; 66]) -> Poly {
 
 /// FIPS 204, Algorithm 32: one entry A_hat\[r\]\[s\] of ExpandA(rho), the seed being
 /// rho || IntegerToBytes(s, 1) || IntegerToBytes(r, 1).
-pub(crate) fn expand_a_entry(rho: &[u8; 32], r: usize, s: usize) -> Poly {
+pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly {
     let mut seed = [0u8; 34];
     seed[..32].copy_from_slice(rho);
     seed[32] = s as u8;
     seed[33] = r as u8;
-    rej_ntt_poly(&seed)
+    rej_ntt_poly::<B>(&seed)
+}
+
+/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat.
+pub(crate) fn expand_a<B: Ops>(
+    rho: &[u8; 32],
+    k: usize,
+    l: usize,
+    a_hat: &mut [[Poly; MAX_L]; MAX_K],
+) {
+    for (r, row) in a_hat.iter_mut().enumerate().take(k) {
+        for (s, a) in row.iter_mut().enumerate().take(l) {
+            *a = expand_a_entry::<B>(rho, r, s);
+        }
+    }
 }
 
 /// FIPS 204, Algorithm 33: ExpandS(rho'): s1 (L polynomials) and s2 (K polynomials) written
 /// into the first entries of `s1` and `s2`.
-pub(crate) fn expand_s<P: ParameterSet>(rho_prime: &[u8; 64], s1: &mut [Poly], s2: &mut [Poly]) {
+pub(crate) fn expand_s<P: ParameterSet, B: Ops>(
+    rho_prime: &[u8; 64],
+    s1: &mut [Poly],
+    s2: &mut [Poly],
+) {
     let mut seed = [0u8; 66];
     seed[..64].copy_from_slice(rho_prime);
     for r in 0..P::L + P::K {
         seed[64..].copy_from_slice(&(r as u16).to_le_bytes());
-        let p = rej_bounded_poly::<P>(&seed);
+        let p = rej_bounded_poly::<P, B>(&seed);
         if r < P::L {
             s1[r] = p;
         } else {
@@ -142,7 +123,7 @@ pub(crate) fn expand_s<P: ParameterSet>(rho_prime: &[u8; 64], s1: &mut [Poly], s
 /// FIPS 204, Algorithm 34: ExpandMask(rho'', mu): the L polynomials of y with coefficients in
 /// [-gamma1 + 1, gamma1], written into the first entries of `y`. `kappa` is the mu of the
 /// standard (renamed to avoid a clash with the message representative).
-pub(crate) fn expand_mask<P: ParameterSet>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+pub(crate) fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut seed = [0u8; 66];
     seed[..64].copy_from_slice(rho_pp);
@@ -152,7 +133,7 @@ pub(crate) fn expand_mask<P: ParameterSet>(rho_pp: &[u8; 64], kappa: u16, y: &mu
     for (r, poly) in y.iter_mut().enumerate().take(P::L) {
         seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
         Shake256::digest_parts(&[&seed], &mut buf[..len]);
-        bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, poly);
+        B::bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut poly.0);
     }
     zeroize::Zeroize::zeroize(&mut seed);
     zeroize::Zeroize::zeroize(&mut buf);

@@ -3,12 +3,12 @@
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
+use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_encode, w1_encode};
 use crate::keys::{Signature, SigningKey};
-use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet, Q};
+use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
 use crate::poly::{Poly, matrix_vector_ntt};
-use crate::rounding::{decompose, make_hint};
-use crate::sample::{expand_a_entry, expand_mask, sample_in_ball};
+use crate::sample::{expand_a, expand_mask, sample_in_ball};
 
 /// The NTT-domain secrets of one signing call, zeroized on drop.
 #[derive(Zeroize)]
@@ -24,40 +24,26 @@ const MAX_W1_LEN: usize = 8 * 32 * 6;
 
 /// Computes c * v for every polynomial of `v_hat` (NTT domain), returning normal-domain
 /// polynomials reduced to (-q, q).
-fn c_times(c_hat: &Poly, v_hat: &[Poly], out: &mut [Poly]) {
+fn c_times<B: Ops>(c_hat: &Poly, v_hat: &[Poly], out: &mut [Poly]) {
     for (o, v) in out.iter_mut().zip(v_hat) {
-        *o = Poly::pointwise(c_hat, v);
-        o.inv_ntt_to_mont();
+        *o = Poly::pointwise::<B>(c_hat, v);
+        o.inv_ntt_to_mont::<B>();
     }
 }
 
 /// HighBits / LowBits of every coefficient of w (FIPS 204, Algorithm 36 applied to a vector).
-fn decompose_vec<P: ParameterSet>(w: &[Poly], w1: &mut [Poly], w0: &mut [Poly]) {
+fn decompose_vec<P: ParameterSet, B: Ops>(w: &[Poly], w1: &mut [Poly], w0: &mut [Poly]) {
     for i in 0..P::K {
-        for j in 0..256 {
-            (w1[i].0[j], w0[i].0[j]) = if P::GAMMA2 == (Q - 1) / 88 {
-                decompose::<{ (Q - 1) / 88 }>(w[i].0[j])
-            } else {
-                decompose::<{ (Q - 1) / 32 }>(w[i].0[j])
-            };
-        }
+        B::decompose(P::GAMMA2, &w[i].0, &mut w1[i].0, &mut w0[i].0);
     }
 }
 
 /// MakeHint for every coefficient (FIPS 204, Algorithm 39, in the reference form); returns the
 /// number of ones.
-fn make_hint_vec<P: ParameterSet>(r0: &[Poly], r1: &[Poly], h: &mut [Poly]) -> usize {
+fn make_hint_vec<P: ParameterSet, B: Ops>(r0: &[Poly], r1: &[Poly], h: &mut [Poly]) -> usize {
     let mut ones = 0;
     for i in 0..P::K {
-        for j in 0..256 {
-            let bit = if P::GAMMA2 == (Q - 1) / 88 {
-                make_hint::<{ (Q - 1) / 88 }>(r0[i].0[j], r1[i].0[j])
-            } else {
-                make_hint::<{ (Q - 1) / 32 }>(r0[i].0[j], r1[i].0[j])
-            };
-            h[i].0[j] = bit;
-            ones += bit as usize;
-        }
+        ones += B::make_hint(P::GAMMA2, &r0[i].0, &r1[i].0, &mut h[i].0);
     }
     ones
 }
@@ -71,6 +57,15 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
+    dispatch!(B => sign_mu_with::<P, B>(sk, mu, rnd))
+}
+
+/// [`sign_mu`] on the kernels of `B`.
+pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+) -> (Signature<P>, u32) {
     // Lines 2 to 5: the NTT-domain secrets and A_hat = ExpandA(rho).
     let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
     let mut st = SecretsHat {
@@ -79,15 +74,13 @@ pub(crate) fn sign_mu<P: ParameterSet>(
         t0_hat: sk.t0,
     };
     for p in st.s1_hat.iter_mut().take(P::L) {
-        p.ntt();
+        p.ntt::<B>();
     }
     for i in 0..P::K {
-        st.s2_hat[i].ntt();
-        st.t0_hat[i].ntt();
-        for j in 0..P::L {
-            a_hat[i][j] = expand_a_entry(&sk.rho, i, j);
-        }
+        st.s2_hat[i].ntt::<B>();
+        st.t0_hat[i].ntt::<B>();
     }
+    expand_a::<B>(&sk.rho, P::K, P::L, &mut a_hat);
 
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];
@@ -107,38 +100,38 @@ pub(crate) fn sign_mu<P: ParameterSet>(
 
     loop {
         // Line 11: y = ExpandMask(rho'', kappa).
-        expand_mask::<P>(&rho_pp, kappa, &mut y);
+        expand_mask::<P, B>(&rho_pp, kappa, &mut y);
         kappa = kappa.wrapping_add(l as u16);
 
         // Line 12: w = NTT^-1(A_hat o NTT(y)).
         z[..l].copy_from_slice(&y[..l]);
         for p in z.iter_mut().take(l) {
-            p.ntt();
+            p.ntt::<B>();
         }
-        matrix_vector_ntt(&mut w[..k], &a_hat[..k], &z[..l]);
+        matrix_vector_ntt::<B>(&mut w[..k], &a_hat[..k], &z[..l]);
         for p in w.iter_mut().take(k) {
-            p.reduce();
-            p.inv_ntt_to_mont();
-            p.caddq();
+            p.reduce::<B>();
+            p.inv_ntt_to_mont::<B>();
+            p.caddq::<B>();
         }
 
         // Lines 13 to 15: w1 = HighBits(w), c_tilde = H(mu || w1Encode(w1), lambda / 4).
-        decompose_vec::<P>(&w[..k], &mut w1[..k], &mut w0[..k]);
+        decompose_vec::<P, B>(&w[..k], &mut w1[..k], &mut w0[..k]);
         let w1_len = k * 32 * P::W1_BITS;
-        w1_encode::<P>(&w1[..k], &mut w1_bytes[..w1_len]);
+        w1_encode::<P, B>(&w1[..k], &mut w1_bytes[..w1_len]);
         Shake256::digest_parts(&[mu, &w1_bytes[..w1_len]], &mut c_tilde[..P::C_TILDE_LEN]);
 
         // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c).
         let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
-        c_hat.ntt();
+        c_hat.ntt::<B>();
 
         // Lines 19 to 21: z = y + <<c s1>>, rejected if ||z|| >= gamma1 - beta.
-        c_times(&c_hat, &st.s1_hat[..l], &mut z[..l]);
+        c_times::<B>(&c_hat, &st.s1_hat[..l], &mut z[..l]);
         let mut reject = false;
         for i in 0..l {
             z[i].add_assign(&y[i]);
-            z[i].reduce();
-            reject |= z[i].norm_exceeds(P::GAMMA1 - P::BETA);
+            z[i].reduce::<B>();
+            reject |= z[i].norm_exceeds::<B>(P::GAMMA1 - P::BETA);
         }
         if reject {
             continue;
@@ -146,11 +139,11 @@ pub(crate) fn sign_mu<P: ParameterSet>(
 
         // Lines 20 and 23: r0 = LowBits(w - <<c s2>>) = w0 - c s2 when the high bits do not move,
         // rejected if ||r0|| >= gamma2 - beta.
-        c_times(&c_hat, &st.s2_hat[..k], &mut cs[..k]);
+        c_times::<B>(&c_hat, &st.s2_hat[..k], &mut cs[..k]);
         for i in 0..k {
             w0[i].sub_assign(&cs[i]);
-            w0[i].reduce();
-            reject |= w0[i].norm_exceeds(P::GAMMA2 - P::BETA);
+            w0[i].reduce::<B>();
+            reject |= w0[i].norm_exceeds::<B>(P::GAMMA2 - P::BETA);
         }
         if reject {
             continue;
@@ -158,22 +151,22 @@ pub(crate) fn sign_mu<P: ParameterSet>(
 
         // Lines 25 to 28: <<c t0>>, h = MakeHint(-<<c t0>>, w - <<c s2>> + <<c t0>>), rejected if
         // ||c t0|| >= gamma2 or h has more than omega ones.
-        c_times(&c_hat, &st.t0_hat[..k], &mut cs[..k]);
+        c_times::<B>(&c_hat, &st.t0_hat[..k], &mut cs[..k]);
         for i in 0..k {
-            cs[i].reduce();
-            reject |= cs[i].norm_exceeds(P::GAMMA2);
+            cs[i].reduce::<B>();
+            reject |= cs[i].norm_exceeds::<B>(P::GAMMA2);
             w0[i].add_assign(&cs[i]);
         }
         if reject {
             continue;
         }
-        if make_hint_vec::<P>(&w0[..k], &w1[..k], &mut h[..k]) > P::OMEGA {
+        if make_hint_vec::<P, B>(&w0[..k], &w1[..k], &mut h[..k]) > P::OMEGA {
             continue;
         }
 
         // Line 33: sigma = sigEncode(c_tilde, z mod± q, h).
         let mut encoded = P::SigBytes::zeroed();
-        sig_encode::<P>(
+        sig_encode::<P, B>(
             &c_tilde[..P::C_TILDE_LEN],
             &z[..l],
             &h[..k],

@@ -3,11 +3,11 @@
 use pqlab_keccak::Shake256;
 use subtle::ConstantTimeEq;
 
+use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
-use crate::params::{MAX_K, MAX_L, ParameterSet, Q};
-use crate::poly::Poly;
-use crate::rounding::use_hint;
+use crate::params::{MAX_K, MAX_L, ParameterSet};
+use crate::poly::{Poly, row_times_vector};
 use crate::sample::{expand_a_entry, sample_in_ball};
 
 /// Largest w1Encode output over all parameter sets.
@@ -19,13 +19,22 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     mu: &[u8; 64],
     sig: &Signature<P>,
 ) -> bool {
+    dispatch!(B => verify_mu_with::<P, B>(vk, mu, sig))
+}
+
+/// [`verify_mu`] on the kernels of `B`.
+pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
+    vk: &VerifyingKey<P>,
+    mu: &[u8; 64],
+    sig: &Signature<P>,
+) -> bool {
     let sig = sig.encoded.as_ref();
     let (k, l) = (P::K, P::L);
 
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma); return false if h = ⊥.
     let mut z = [Poly::ZERO; MAX_L];
     let mut h = [Poly::ZERO; MAX_K];
-    if !sig_decode::<P>(sig, &mut z, &mut h) {
+    if !sig_decode::<P, B>(sig, &mut z, &mut h) {
         return false;
     }
     let c_tilde = &sig[..P::C_TILDE_LEN];
@@ -33,46 +42,39 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     // Line 13 (checked first, it is cheap): ||z|| < gamma1 - beta.
     if z.iter()
         .take(l)
-        .any(|p| p.norm_exceeds(P::GAMMA1 - P::BETA))
+        .any(|p| p.norm_exceeds::<B>(P::GAMMA1 - P::BETA))
     {
         return false;
     }
 
     // Line 9: c = SampleInBall(c_tilde).
     let mut c_hat = sample_in_ball::<P>(c_tilde);
-    c_hat.ntt();
+    c_hat.ntt::<B>();
 
     // Line 10: w'_approx = NTT^-1(A_hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)), A_hat one entry at a
     // time.
     for p in z.iter_mut().take(l) {
-        p.ntt();
+        p.ntt::<B>();
     }
     let mut w1_bytes = [0u8; MAX_W1_LEN];
     let w1_len = 32 * P::W1_BITS;
+    let mut row = [Poly::ZERO; MAX_L];
     for i in 0..k {
-        let mut w = Poly::ZERO;
-        for j in 0..l {
-            let a = expand_a_entry(&vk.rho, i, j);
-            pqlab_arith::mldsa::pointwise_acc_montgomery(&mut w.0, &a.0, &z[j].0);
+        for (j, a) in row.iter_mut().enumerate().take(l) {
+            *a = expand_a_entry::<B>(&vk.rho, i, j);
         }
-        let ct1 = Poly::pointwise(&c_hat, &vk.t1_hat[i]);
+        let mut w = Poly::ZERO;
+        row_times_vector::<B>(&mut w, &row[..l], &z[..l]);
+        let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat[i]);
         w.sub_assign(&ct1);
-        w.reduce();
-        w.inv_ntt_to_mont();
-        w.caddq();
+        w.reduce::<B>();
+        w.inv_ntt_to_mont::<B>();
+        w.caddq::<B>();
 
         // Line 11: w1' = UseHint(h, w'_approx).
-        let mut w1 = Poly::ZERO;
-        for j in 0..256 {
-            let hint = h[i].0[j] != 0;
-            w1.0[j] = if P::GAMMA2 == (Q - 1) / 88 {
-                use_hint::<{ (Q - 1) / 88 }>(hint, w.0[j])
-            } else {
-                use_hint::<{ (Q - 1) / 32 }>(hint, w.0[j])
-            };
-        }
-        w1_encode::<P>(
-            core::slice::from_ref(&w1),
+        B::use_hint(P::GAMMA2, &h[i].0, &mut w.0);
+        w1_encode::<P, B>(
+            core::slice::from_ref(&w),
             &mut w1_bytes[i * w1_len..(i + 1) * w1_len],
         );
     }
