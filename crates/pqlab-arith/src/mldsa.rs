@@ -79,23 +79,21 @@ pub const ZETAS: [i32; 256] = {
 /// FIPS 204, Algorithm 41: NTT(w), in place. Input coefficients must be below q in absolute
 /// value; outputs are below 9q in absolute value.
 ///
-/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
-/// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
-/// the same bound (see [`crate::reduce::ntt_mldsa`]).
+/// Always Montgomery reduction (the reduction study's other strategies are instantiated
+/// separately, from [`crate::reduce::ntt_mldsa::ntt_with`], never reached from here).
 pub fn ntt(a: &mut [i32; 256]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
-    crate::reduce::ntt_mldsa::ntt(crate::reduce::strategy(), a);
+    crate::reduce::ntt_mldsa::ntt_with::<crate::reduce::ntt_mldsa::Mont>(a);
 }
 
 /// FIPS 204, Algorithm 42: NTT^-1(w_hat), in place, times 2^32 (so that a product made with
 /// [`pointwise_montgomery`] comes back in the normal domain). Input coefficients must be below q
 /// in absolute value; outputs are below q in absolute value.
 ///
-/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
-/// [`ntt`].
+/// Always Montgomery reduction, like [`ntt`].
 pub fn inv_ntt_to_mont(a: &mut [i32; 256]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
-    crate::reduce::ntt_mldsa::inv_ntt_to_mont(crate::reduce::strategy(), a);
+    crate::reduce::ntt_mldsa::inv_ntt_to_mont_with::<crate::reduce::ntt_mldsa::Mont>(a);
 }
 
 /// FIPS 204, Algorithm 45: MultiplyNTT, with Montgomery reduction: c = a o b * 2^-32.

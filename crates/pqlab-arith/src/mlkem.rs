@@ -124,12 +124,11 @@ pub const GAMMAS: [i16; 128] = {
 /// Input coefficients must have absolute value below 2q (each of the seven layers adds less
 /// than q); the output lies in \[-(q-1)/2, (q-1)/2\].
 ///
-/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
-/// by default, with the twiddles [`ZETAS`]); every strategy returns values congruent mod q within
-/// the same range (see [`crate::reduce::ntt_mlkem`]).
+/// Always Montgomery reduction (the reduction study's other strategies are instantiated
+/// separately, from [`crate::reduce::ntt_mlkem::ntt_with`], never reached from here).
 pub fn ntt(f: &mut [i16; N]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
-    crate::reduce::ntt_mlkem::ntt(crate::reduce::strategy(), f);
+    crate::reduce::ntt_mlkem::ntt_with::<crate::reduce::ntt_mlkem::Mont>(f);
 }
 
 /// FIPS 203, Algorithm 10: NTT^-1(f_hat), in place, times 2^16 (so that a product made with
@@ -137,11 +136,10 @@ pub fn ntt(f: &mut [i16; N]) {
 /// coefficient to drop the factor otherwise).
 ///
 /// Input coefficients must have absolute value below 2^14; outputs have absolute value below q.
-/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`], like
-/// [`ntt`].
+/// Always Montgomery reduction, like [`ntt`].
 pub fn inv_ntt_to_mont(f: &mut [i16; N]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
-    crate::reduce::ntt_mlkem::inv_ntt_to_mont(crate::reduce::strategy(), f);
+    crate::reduce::ntt_mlkem::inv_ntt_to_mont_with::<crate::reduce::ntt_mlkem::Mont>(f);
 }
 
 /// FIPS 203, Algorithm 12: BaseCaseMultiply(a0, a1, b0, b1, gamma), the product of

@@ -173,7 +173,8 @@ pub fn from_env() -> Result<Option<Backend>, BackendError> {
 
 /// The back end of the next public call: the one forced with [`force`], else `PQLAB_BACKEND`
 /// (an unknown or unavailable name is ignored here; [`from_env`] reports it), else
-/// [`best_available`]. Cached: one atomic load.
+/// [`best_available`]. Cached: one atomic load. The first call of a process reads the
+/// environment (which allocates when `PQLAB_BACKEND` is set); every later call is a load.
 #[inline]
 pub fn selected() -> Backend {
     let v = SELECTED.load(Ordering::Relaxed);

@@ -19,7 +19,7 @@ pub(crate) struct Sponge<const RATE: usize> {
 impl<const RATE: usize> Sponge<RATE> {
     pub(crate) const fn new() -> Self {
         // The rate of every FIPS 202 function is a whole number of lanes below 200 bytes.
-        const { assert!(RATE % 8 == 0 && RATE < 200) };
+        const { assert!(RATE.is_multiple_of(8) && RATE < 200) };
         Self {
             state: [0; 25],
             pos: 0,
@@ -81,7 +81,7 @@ impl<const RATE: usize> Sponge<RATE> {
                 keccak_f1600(&mut self.state);
                 self.pos = 0;
             }
-            if self.pos % 8 == 0 && out.len() >= 8 {
+            if self.pos.is_multiple_of(8) && out.len() >= 8 {
                 // Whole lanes.
                 let lanes = core::cmp::min(out.len() / 8, (RATE - self.pos) / 8);
                 let (head, tail) = out.split_at_mut(lanes * 8);

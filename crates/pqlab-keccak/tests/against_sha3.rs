@@ -13,7 +13,7 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 const SHAKE_OUT_LENS: [usize; 9] = [0, 1, 31, 32, 64, 136, 168, 337, 500];
 
 fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0);
+    assert!(s.len().is_multiple_of(2));
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())

@@ -7,6 +7,8 @@
 //!   counting allocator that the `pqlab` binary installs.
 //! * [`measure`]: timing loops and the summary of a latency sample.
 //! * [`stats`]: Shapiro–Wilk, Welch's t-test and Spearman's rank correlation.
+//! * [`backends`]: the back-end study (`pqlab compare --backends`): every ML-DSA and ML-KEM
+//!   operation under portable, AVX2 and AVX-512, with the speed-up against portable.
 //! * [`reductions`]: the reduction-strategy study (`pqlab compare --reductions`): NTTs and whole
 //!   operations per modular-reduction strategy, against Montgomery.
 //! * [`run`]: a whole comparison, from a [`run::Config`] to a [`run::Report`].
@@ -19,6 +21,7 @@ mod ours;
 mod peers;
 mod task;
 
+pub mod backends;
 pub mod check;
 pub mod energy;
 pub mod machine;

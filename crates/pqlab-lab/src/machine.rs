@@ -19,6 +19,11 @@ pub struct Machine {
     pub rustc: String,
     /// Operating system and architecture.
     pub os: String,
+    /// The back end of pqlab's ML-DSA and ML-KEM kernels in this run (`portable`, `avx2`,
+    /// `avx512`: `pqlab_backend::selected()`, forced by `--backend` or `PQLAB_BACKEND`).
+    pub backend: String,
+    /// The back ends this machine can run.
+    pub backends_available: Vec<String>,
 }
 
 /// The first `model name` of /proc/cpuinfo, or the architecture.
@@ -42,7 +47,7 @@ fn isa_features() -> Vec<String> {
     }
     probe_features!(
         "sse2", "sse4.1", "avx", "avx2", "bmi2", "adx", "fma", "aes", "sha", "avx512f", "avx512bw",
-        "avx512vl"
+        "avx512vl", "avx512dq"
     );
     f
 }
@@ -73,6 +78,10 @@ impl Machine {
             features,
             rustc: env!("PQLAB_RUSTC_VERSION").to_string(),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            backend: pqlab_backend::selected().name().to_string(),
+            backends_available: pqlab_backend::available()
+                .map(|b| b.name().to_string())
+                .collect(),
         }
     }
 }

@@ -66,8 +66,8 @@ impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
-        let sk = SigningKey::<P>::generate().map_err(lib_err)?;
-        out.set(sk.verifying_key().as_bytes(), sk.to_expanded().as_ref());
+        let (vk, sk) = SigningKey::<P>::generate_key_pair().map_err(lib_err)?;
+        out.set(vk.as_bytes(), sk.to_expanded().as_ref());
         Ok(())
     }
 

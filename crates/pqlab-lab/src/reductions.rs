@@ -1,6 +1,6 @@
 //! The reduction-strategy study of `pqlab compare --reductions`: for each module, the forward
 //! NTT, the inverse NTT and the whole operation under every modular-reduction strategy of
-//! `pqlab_arith::reduce` (selected process-wide with `set_strategy`), in time-stamp-counter
+//! `pqlab_arith::reduce`, in time-stamp-counter
 //! ticks (median over many calls), the change against Montgomery, and the bytes of
 //! precomputed tables per strategy. It follows the layout of the Falcon study that replaced
 //! Montgomery reduction by K2-RED in Falcon's NTTs (Falcon-1024 on a Celeron N4000: forward NTT
@@ -21,8 +21,13 @@
 //!   selected strategy, from [`KEYGEN_SEEDS`] fixed seeds: round r uses seed r for every
 //!   strategy, so that every strategy generates the same keys (the time varies with the seed:
 //!   NTRUGen rejects a varying number of (f, g)).
-//! * `ml-dsa-65`: the q = 8380417 NTTs and ML-DSA-65 verification (32-byte message).
-//! * `ml-kem-768`: the q = 3329 NTTs and ML-KEM-768 decapsulation.
+//! * `ml-dsa-65`: the q = 8380417 NTTs and ML-DSA-65 verification (32-byte message), through
+//!   the study's instantiation of the scheme (`pqlab_mldsa::study`: portable kernels, NTTs
+//!   under the strategy; the production code is Montgomery by type and never reads it).
+//! * `ml-kem-768`: the q = 3329 NTTs and ML-KEM-768 decapsulation (`pqlab_mlkem::study`).
+//!
+//! Falcon's transforms still read the process-wide selector (`set_strategy`), which the study
+//! sets around each Falcon batch.
 //!
 //! Strategies are measured interleaved (rounds of a batch per strategy) so that drift on a
 //! shared machine spreads over all of them; the process-wide strategy is restored after every
@@ -347,16 +352,17 @@ fn mldsa(k: &Counts) -> Result<Module, LabError> {
     let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| ntt_mldsa::inv_ntt_to_mont(s, x))
     })?;
-    let sk = pqlab_mldsa::SigningKey::<MlDsa65>::generate().map_err(lib_err)?;
-    let vk = sk.verifying_key();
+    let (vk, sk) = pqlab_mldsa::SigningKey::<MlDsa65>::generate_key_pair().map_err(lib_err)?;
     let msg = random_bytes(32)?;
     let sig = sk.sign(&msg, &[]).map_err(lib_err)?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
+    // The study's instantiation of the scheme (`pqlab_mldsa::study`): the same code on the
+    // portable kernels with the NTTs under strategy s.
+    let whole = interleaved(k.rounds, k.warmup, k.op, |s, _, w, n| {
         measure::time(
             w,
             n,
             |_| Ok(()),
-            |()| vk.verify(&msg, &[], &sig).map_err(lib_err),
+            |()| pqlab_mldsa::study::verify(s, &vk, &msg, &[], &sig).map_err(lib_err),
         )
     })?;
     Ok(Module {
@@ -387,13 +393,14 @@ fn mlkem(k: &Counts) -> Result<Module, LabError> {
     })?;
     let dk = pqlab_mlkem::DecapsulationKey::<MlKem768>::generate().map_err(lib_err)?;
     let (ct, _) = dk.encapsulation_key().encapsulate().map_err(lib_err)?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
+    // The study's instantiation of the scheme (`pqlab_mlkem::study`), as for ML-DSA.
+    let whole = interleaved(k.rounds, k.warmup, k.op, |s, _, w, n| {
         measure::time(
             w,
             n,
             |_| Ok(()),
             |()| {
-                std::hint::black_box(dk.decapsulate(&ct));
+                std::hint::black_box(pqlab_mlkem::study::decapsulate(s, &dk, &ct));
                 Ok(())
             },
         )
@@ -500,5 +507,6 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         static_tables: Vec::new(),
         profile: None,
         reductions,
+        backends: Vec::new(),
     })
 }

@@ -305,6 +305,10 @@ pub struct Report {
     /// schema of DESIGN §4; absent from the JSON when not measured).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reductions: Vec<crate::reductions::ReductionRow>,
+    /// The back-end study of `pqlab compare --backends` (an addition to the schema of DESIGN
+    /// §4; absent from the JSON when not measured).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub backends: Vec<crate::backends::BackendRow>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -442,6 +446,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         statistics,
         notes,
         reductions: Vec::new(),
+        backends: Vec::new(),
     })
 }
 

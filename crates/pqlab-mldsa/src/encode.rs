@@ -145,6 +145,22 @@ pub(crate) fn verifying_key_from_parts<P: ParameterSet, B: Ops>(
     }
 }
 
+/// A [`VerifyingKey`] from its encoding and the (rho, t1, tr) it encodes, as key generation
+/// has them.
+pub(crate) fn verifying_key_from_encoded<P: ParameterSet, B: Ops>(
+    encoded: P::PkBytes,
+    rho: &[u8; 32],
+    t1: &[Poly; MAX_K],
+    tr: [u8; 64],
+) -> VerifyingKey<P> {
+    VerifyingKey {
+        encoded,
+        rho: *rho,
+        t1_hat: t1_hat::<P, B>(t1),
+        tr,
+    }
+}
+
 /// NTT(t1 * 2^d) for the first K polynomials of t1 (FIPS 204, Algorithm 8 line 10).
 fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly; MAX_K]) -> [Poly; MAX_K] {
     let mut t1_hat = *t1;

@@ -6,11 +6,13 @@ use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::{hash_public_key, pk_encode, verifying_key_from_parts};
+use crate::encode::{
+    hash_public_key, pk_encode, verifying_key_from_encoded, verifying_key_from_parts,
+};
 use crate::keys::{SigningKey, VerifyingKey};
 use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
 use crate::poly::{Poly, row_times_vector};
-use crate::sample::{expand_a_entry, expand_s};
+use crate::sample::{expand_a, expand_s};
 
 /// t = NTT^-1(A_hat o NTT(s1)) + s2 (FIPS 204, Algorithm 6 line 5), with t in [0, q). The matrix
 /// is sampled one entry at a time, so only one polynomial of A_hat is ever held.
@@ -24,12 +26,10 @@ fn compute_t<P: ParameterSet, B: Ops>(
         p.ntt::<B>();
     }
     let mut t = [Poly::ZERO; MAX_K];
-    let mut row = [Poly::ZERO; MAX_L];
+    let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
+    expand_a::<B>(rho, P::K, P::L, &mut a_hat);
     for (i, ti) in t.iter_mut().enumerate().take(P::K) {
-        for (j, a) in row.iter_mut().enumerate().take(P::L) {
-            *a = expand_a_entry::<B>(rho, i, j);
-        }
-        row_times_vector::<B>(ti, &row[..P::L], &s1_hat[..P::L]);
+        row_times_vector::<B>(ti, &a_hat[i][..P::L], &s1_hat[..P::L]);
         ti.reduce::<B>();
         ti.inv_ntt_to_mont::<B>();
         ti.add_assign(&s2[i]);
@@ -50,16 +50,26 @@ fn power2round_vec<P: ParameterSet, B: Ops>(t: &[Poly; MAX_K]) -> ([Poly; MAX_K]
     (t1, t0)
 }
 
-/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning the encoded pk and the
-/// decoded sk.
-pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> (P::PkBytes, SigningKey<P>) {
-    dispatch!(B => key_gen_internal_with::<P, B>(xi))
+/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning the decoded sk.
+pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> SigningKey<P> {
+    dispatch!(B => key_gen_internal_with::<P, B>(xi).2)
 }
 
-/// [`key_gen_internal`] on the kernels of `B`.
+/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning both keys decoded (the public
+/// key from the t1 and tr of key generation: nothing is decoded or hashed twice).
+pub(crate) fn key_pair_internal<P: ParameterSet>(
+    xi: &[u8; 32],
+) -> (VerifyingKey<P>, SigningKey<P>) {
+    dispatch!(B => {
+        let (pk, t1, sk) = key_gen_internal_with::<P, B>(xi);
+        (verifying_key_from_encoded::<P, B>(pk, &sk.rho, &t1, sk.tr), sk)
+    })
+}
+
+/// FIPS 204, Algorithm 6 on the kernels of `B`: the encoded pk, t1 and the decoded sk.
 pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     xi: &[u8; 32],
-) -> (P::PkBytes, SigningKey<P>) {
+) -> (P::PkBytes, [Poly; MAX_K], SigningKey<P>) {
     // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128)
     let mut expanded = [0u8; 128];
     Shake256::digest_parts(&[xi, &[P::K as u8, P::L as u8]], &mut expanded);
@@ -95,7 +105,7 @@ pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     key.zeroize();
     s1.zeroize();
     s2.zeroize();
-    (pk, sk)
+    (pk, t1, sk)
 }
 
 /// The public key of a secret key: recomputes t from (rho, s1, s2) as key generation does and

@@ -77,6 +77,17 @@ impl<P: ParameterSet> SigningKey<P> {
         Ok(sk)
     }
 
+    /// FIPS 204, Algorithm 1: ML-DSA.KeyGen, with the seed xi from the operating system,
+    /// returning both keys (cheaper than [`SigningKey::generate`] followed by
+    /// [`SigningKey::verifying_key`], which recomputes t).
+    #[cfg(feature = "getrandom")]
+    pub fn generate_key_pair() -> Result<(VerifyingKey<P>, Self), Error> {
+        let mut xi = os_random_32()?;
+        let keys = Self::key_pair_from_seed(&xi);
+        xi.zeroize();
+        Ok(keys)
+    }
+
     /// FIPS 204, Algorithm 1: ML-DSA.KeyGen, with the seed xi from `rng`.
     pub fn generate_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
         rng: &mut R,
@@ -90,15 +101,13 @@ impl<P: ParameterSet> SigningKey<P> {
     /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi. The key keeps
     /// the seed.
     pub fn from_seed(xi: &[u8; 32]) -> Self {
-        keygen::key_gen_internal::<P>(xi).1
+        keygen::key_gen_internal::<P>(xi)
     }
 
     /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi, returning both
     /// keys (cheaper than [`SigningKey::from_seed`] followed by [`SigningKey::verifying_key`]).
     pub fn key_pair_from_seed(xi: &[u8; 32]) -> (VerifyingKey<P>, Self) {
-        let (pk, sk) = keygen::key_gen_internal::<P>(xi);
-        let vk = crate::backend::dispatch!(B => crate::encode::pk_decode::<P, B>(pk.as_ref()));
-        (vk, sk)
+        keygen::key_pair_internal::<P>(xi)
     }
 
     /// Like [`SigningKey::from_seed`], from a slice that must hold exactly 32 bytes.

@@ -26,6 +26,8 @@ mod prehash;
 mod rounding;
 mod sample;
 mod sign;
+#[cfg(feature = "reduction-study")]
+pub mod study;
 mod verify;
 
 pub use error::Error;

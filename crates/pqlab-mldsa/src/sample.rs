@@ -1,6 +1,9 @@
 //! Pseudorandom sampling (FIPS 204, Section 7.3: Algorithms 29 to 34).
 
-use pqlab_keccak::{Shake128, Shake256};
+#[cfg(test)]
+use pqlab_keccak::Shake128;
+use pqlab_keccak::{Shake128X, Shake256, Shake256X};
+use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::{MAX_K, MAX_L, ParameterSet};
@@ -38,7 +41,9 @@ pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
 }
 
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r: a uniformly
-/// random polynomial in the NTT domain, from SHAKE128. Runs on public data (rho).
+/// random polynomial in the NTT domain, from SHAKE128, one stream alone (the reference for the
+/// lanes of [`expand_a`]). Runs on public data (rho).
+#[cfg(test)]
 pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
@@ -55,11 +60,13 @@ pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
 }
 
 /// FIPS 204, Algorithm 31: RejBoundedPoly(rho) for the 66-byte seed rho' || IntegerToBytes(r, 2):
-/// a polynomial with coefficients in [-eta, eta], from SHAKE256.
+/// a polynomial with coefficients in [-eta, eta], from SHAKE256, one stream alone (the reference
+/// for the lanes of [`expand_s`]).
 ///
 /// The rejection depends on the secret stream; as in the standard and the reference
 /// implementation, only the number of rejected half-bytes can leak, and rejected values are
 /// independent of the accepted ones.
+#[cfg(test)]
 pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut a = Poly::ZERO;
@@ -70,13 +77,37 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly
     while j < 256 {
         let mut block = reader.squeeze_block();
         j += B::rej_eta(P::ETA, &block, &mut a.0[j..]);
-        zeroize::Zeroize::zeroize(&mut block);
+        block.zeroize();
     }
     a
 }
 
+/// How many Keccak lanes to run side by side on back end `b` (8 with AVX-512's 8-way
+/// permutation, else 4).
+fn lanes(b: pqlab_backend::Backend) -> usize {
+    if b == pqlab_backend::Backend::Avx512 {
+        8
+    } else {
+        4
+    }
+}
+
+/// Splits `total` independent streams into batches of at most `lanes`, as even as possible
+/// (30 streams on 8 lanes: 8, 8, 8, 6): yields (first, count).
+fn batches(total: usize, lanes: usize) -> impl Iterator<Item = (usize, usize)> {
+    let groups = total.div_ceil(lanes.max(1));
+    let per = if groups == 0 {
+        0
+    } else {
+        total.div_ceil(groups)
+    };
+    (0..groups).map(move |g| (g * per, per.min(total - g * per)))
+}
+
 /// FIPS 204, Algorithm 32: one entry A_hat\[r\]\[s\] of ExpandA(rho), the seed being
-/// rho || IntegerToBytes(s, 1) || IntegerToBytes(r, 1).
+/// rho || IntegerToBytes(s, 1) || IntegerToBytes(r, 1) (one stream alone; the reference for
+/// [`expand_a`]).
+#[cfg(test)]
 pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly {
     let mut seed = [0u8; 34];
     seed[..32].copy_from_slice(rho);
@@ -85,56 +116,163 @@ pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly
     rej_ntt_poly::<B>(&seed)
 }
 
-/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat.
+/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. The
+/// k l SHAKE128 streams (Algorithm 30: RejNTTPoly) run in Keccak lanes side by side, each
+/// block of each lane through the rejection kernel until every entry has 256 coefficients.
+/// Public data.
 pub(crate) fn expand_a<B: Ops>(
     rho: &[u8; 32],
     k: usize,
     l: usize,
     a_hat: &mut [[Poly; MAX_L]; MAX_K],
 ) {
-    for (r, row) in a_hat.iter_mut().enumerate().take(k) {
-        for (s, a) in row.iter_mut().enumerate().take(l) {
-            *a = expand_a_entry::<B>(rho, r, s);
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    for (first, n) in batches(k * l, lanes(B::BACKEND)) {
+        let mut seeds = [[0u8; 34]; 8];
+        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+            let (r, s) = ((first + t) / l, (first + t) % l);
+            seed[..32].copy_from_slice(rho);
+            seed[32] = s as u8;
+            seed[33] = r as u8;
+        }
+        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
+        let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
+        let mut blocks = [[0u8; 168]; 8];
+        let mut filled = [0usize; 8];
+        while filled[..n].iter().any(|&f| f < 256) {
+            xof.squeeze_blocks(&mut blocks[..n]);
+            for t in 0..n {
+                let (r, s) = ((first + t) / l, (first + t) % l);
+                let f = filled[t];
+                if f < 256 {
+                    filled[t] += B::rej_uniform(&blocks[t], &mut a_hat[r][s].0[f..]);
+                }
+            }
         }
     }
 }
 
 /// FIPS 204, Algorithm 33: ExpandS(rho'): s1 (L polynomials) and s2 (K polynomials) written
-/// into the first entries of `s1` and `s2`.
+/// into the first entries of `s1` and `s2`, the L + K SHAKE256 streams (Algorithm 31:
+/// RejBoundedPoly) in Keccak lanes side by side.
+///
+/// The rejection depends on the secret stream; as in the standard and the reference
+/// implementation, only the number of rejected half-bytes can leak (here: how many blocks
+/// each batch of lanes squeezes), and rejected values are independent of the accepted ones.
 pub(crate) fn expand_s<P: ParameterSet, B: Ops>(
     rho_prime: &[u8; 64],
     s1: &mut [Poly],
     s2: &mut [Poly],
 ) {
-    let mut seed = [0u8; 66];
-    seed[..64].copy_from_slice(rho_prime);
-    for r in 0..P::L + P::K {
-        seed[64..].copy_from_slice(&(r as u16).to_le_bytes());
-        let p = rej_bounded_poly::<P, B>(&seed);
-        if r < P::L {
-            s1[r] = p;
-        } else {
-            s2[r - P::L] = p;
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    for (first, n) in batches(P::L + P::K, lanes(B::BACKEND)) {
+        let mut seeds = [[0u8; 66]; 8];
+        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+            seed[..64].copy_from_slice(rho_prime);
+            seed[64..].copy_from_slice(&((first + t) as u16).to_le_bytes());
         }
+        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
+        let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
+        let mut blocks = [[0u8; 136]; 8];
+        let mut filled = [0usize; 8];
+        while filled[..n].iter().any(|&f| f < 256) {
+            xof.squeeze_blocks(&mut blocks[..n]);
+            for t in 0..n {
+                let r = first + t;
+                let p = if r < P::L {
+                    &mut s1[r]
+                } else {
+                    &mut s2[r - P::L]
+                };
+                let f = filled[t];
+                if f < 256 {
+                    filled[t] += B::rej_eta(P::ETA, &blocks[t], &mut p.0[f..]);
+                }
+            }
+        }
+        seeds.zeroize();
+        blocks.zeroize();
     }
-    zeroize::Zeroize::zeroize(&mut seed);
 }
 
 /// FIPS 204, Algorithm 34: ExpandMask(rho'', mu): the L polynomials of y with coefficients in
-/// [-gamma1 + 1, gamma1], written into the first entries of `y`. `kappa` is the mu of the
-/// standard (renamed to avoid a clash with the message representative).
+/// [-gamma1 + 1, gamma1], written into the first entries of `y`; the L SHAKE256 streams run in
+/// Keccak lanes side by side. `kappa` is the mu of the standard (renamed to avoid a clash with
+/// the message representative).
 pub(crate) fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut seed = [0u8; 66];
-    seed[..64].copy_from_slice(rho_pp);
-    // 32 * c bytes per polynomial, c = 1 + bitlen(gamma1 - 1) = 18 or 20: at most 640.
-    let mut buf = [0u8; 640];
+    // 32 * c bytes per polynomial, c = 1 + bitlen(gamma1 - 1) = 18 or 20: at most 640, five
+    // blocks of 136.
     let len = 32 * P::GAMMA1_BITS;
-    for (r, poly) in y.iter_mut().enumerate().take(P::L) {
+    let mut seeds = [[0u8; 66]; MAX_L];
+    for (r, seed) in seeds.iter_mut().enumerate().take(P::L) {
+        seed[..64].copy_from_slice(rho_pp);
         seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
-        Shake256::digest_parts(&[&seed], &mut buf[..len]);
+    }
+    let inputs: [&[u8]; MAX_L] = core::array::from_fn(|t| &seeds[t][..]);
+    let mut xof = Shake256X::new(B::BACKEND, &inputs[..P::L]);
+    let mut bufs = [[0u8; 5 * 136]; MAX_L];
+    let mut blocks = [[0u8; 136]; MAX_L];
+    for b in 0..len.div_ceil(136) {
+        xof.squeeze_blocks(&mut blocks[..P::L]);
+        for (buf, block) in bufs.iter_mut().zip(&blocks).take(P::L) {
+            buf[136 * b..136 * (b + 1)].copy_from_slice(block);
+        }
+    }
+    for (poly, buf) in y.iter_mut().zip(&bufs).take(P::L) {
         B::bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut poly.0);
     }
-    zeroize::Zeroize::zeroize(&mut seed);
-    zeroize::Zeroize::zeroize(&mut buf);
+    seeds.zeroize();
+    bufs.zeroize();
+    blocks.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable::Portable;
+    use crate::encode::bit_unpack;
+    use crate::params::{MlDsa44, MlDsa65, MlDsa87};
+
+    fn lanes_equal_one_stream_at_a_time<P: ParameterSet>() {
+        let rho = [3u8; 32];
+        let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
+        expand_a::<Portable>(&rho, P::K, P::L, &mut a_hat);
+        for r in 0..P::K {
+            for s in 0..P::L {
+                assert_eq!(a_hat[r][s], expand_a_entry::<Portable>(&rho, r, s));
+            }
+        }
+        let rho_prime = [7u8; 64];
+        let (mut s1, mut s2) = ([Poly::ZERO; MAX_L], [Poly::ZERO; MAX_K]);
+        expand_s::<P, Portable>(&rho_prime, &mut s1, &mut s2);
+        for r in 0..P::L + P::K {
+            let mut seed = [0u8; 66];
+            seed[..64].copy_from_slice(&rho_prime);
+            seed[64..].copy_from_slice(&(r as u16).to_le_bytes());
+            let want = rej_bounded_poly::<P, Portable>(&seed);
+            let got = if r < P::L { s1[r] } else { s2[r - P::L] };
+            assert_eq!(got, want, "{} ExpandS {r}", P::NAME);
+        }
+        let mut y = [Poly::ZERO; MAX_L];
+        expand_mask::<P, Portable>(&rho_prime, 5 * P::L as u16, &mut y);
+        for r in 0..P::L {
+            let mut seed = [0u8; 66];
+            seed[..64].copy_from_slice(&rho_prime);
+            seed[64..].copy_from_slice(&(5 * P::L as u16 + r as u16).to_le_bytes());
+            let mut buf = [0u8; 640];
+            let len = 32 * P::GAMMA1_BITS;
+            Shake256::digest_parts(&[&seed], &mut buf[..len]);
+            let mut want = [0i32; 256];
+            bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut want);
+            assert_eq!(y[r].0, want, "{} ExpandMask {r}", P::NAME);
+        }
+    }
+
+    #[test]
+    fn lanes_equal_one_stream_at_a_time_for_every_set() {
+        lanes_equal_one_stream_at_a_time::<MlDsa44>();
+        lanes_equal_one_stream_at_a_time::<MlDsa65>();
+        lanes_equal_one_stream_at_a_time::<MlDsa87>();
+    }
 }

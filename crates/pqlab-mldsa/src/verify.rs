@@ -8,7 +8,7 @@ use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
 use crate::params::{MAX_K, MAX_L, ParameterSet};
 use crate::poly::{Poly, row_times_vector};
-use crate::sample::{expand_a_entry, sample_in_ball};
+use crate::sample::{expand_a, sample_in_ball};
 
 /// Largest w1Encode output over all parameter sets.
 const MAX_W1_LEN: usize = 8 * 32 * 6;
@@ -58,13 +58,11 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     }
     let mut w1_bytes = [0u8; MAX_W1_LEN];
     let w1_len = 32 * P::W1_BITS;
-    let mut row = [Poly::ZERO; MAX_L];
+    let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
+    expand_a::<B>(&vk.rho, k, l, &mut a_hat);
     for i in 0..k {
-        for (j, a) in row.iter_mut().enumerate().take(l) {
-            *a = expand_a_entry::<B>(&vk.rho, i, j);
-        }
         let mut w = Poly::ZERO;
-        row_times_vector::<B>(&mut w, &row[..l], &z[..l]);
+        row_times_vector::<B>(&mut w, &a_hat[i][..l], &z[..l]);
         let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat[i]);
         w.sub_assign(&ct1);
         w.reduce::<B>();

@@ -33,6 +33,7 @@ pub(crate) fn g(parts: &[&[u8]]) -> ([u8; 32], [u8; 32]) {
 
 /// PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) (FIPS 203, equation 4.3), written into `out`,
 /// which must hold 64 eta bytes.
+#[cfg(test)]
 pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
     Shake256::digest_parts(&[s, &[b]], out);
 }

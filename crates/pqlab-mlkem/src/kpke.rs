@@ -69,7 +69,8 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8; 32]) -> (PkeEncryptionKe
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
     // s and e: 2k polynomials from PRF_eta1(sigma, 0..2k), run side by side.
     let mut se = [Poly::ZERO; 2 * MAX_K];
-    sample_poly_cbd_prf::<B>(P::ETA1, &sigma, 0, &mut se[..2 * P::K]);
+    let etas = [P::ETA1; 2 * MAX_K];
+    sample_poly_cbd_prf::<B>(&sigma, 0, &etas[..2 * P::K], &mut se[..2 * P::K]);
     sigma.zeroize();
     let mut s_hat = [Poly::ZERO; MAX_K];
     let mut e_hat = [Poly::ZERO; MAX_K];
@@ -109,16 +110,18 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     r: &[u8; 32],
     c: &mut [u8],
 ) {
-    // y from PRF_eta1(r, 0..k); e1 and e2 from PRF_eta2(r, k..2k+1).
-    let k = P::K as u8;
+    // y from PRF_eta1(r, 0..k); e1 and e2 from PRF_eta2(r, k..2k+1): 2k + 1 streams.
+    let k = P::K;
+    let mut etas = [P::ETA2; 2 * MAX_K + 1];
+    etas[..k].fill(P::ETA1);
+    let mut ye = [Poly::ZERO; 2 * MAX_K + 1];
+    sample_poly_cbd_prf::<B>(r, 0, &etas[..2 * k + 1], &mut ye[..2 * k + 1]);
     let mut y_hat = [Poly::ZERO; MAX_K];
-    let mut e12 = [Poly::ZERO; MAX_K + 1];
-    sample_poly_cbd_prf::<B>(P::ETA1, r, 0, &mut y_hat[..P::K]);
-    sample_poly_cbd_prf::<B>(P::ETA2, r, k, &mut e12[..P::K + 1]);
     let mut e1 = [Poly::ZERO; MAX_K];
-    e1[..P::K].copy_from_slice(&e12[..P::K]);
-    let mut e2 = e12[P::K];
-    e12.zeroize();
+    y_hat[..k].copy_from_slice(&ye[..k]);
+    e1[..k].copy_from_slice(&ye[k..2 * k]);
+    let mut e2 = ye[2 * k];
+    ye.zeroize();
     for y in y_hat.iter_mut().take(P::K) {
         y.ntt::<B>();
     }

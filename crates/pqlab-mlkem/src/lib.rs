@@ -28,6 +28,8 @@ mod kpke;
 mod params;
 mod poly;
 mod sample;
+#[cfg(feature = "reduction-study")]
+pub mod study;
 
 pub use error::Error;
 pub use keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};

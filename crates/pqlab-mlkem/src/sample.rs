@@ -1,17 +1,20 @@
 //! Sampling algorithms (FIPS 203, Section 4.2.2: Algorithms 7 and 8), over the kernels of the
 //! selected back end; the independent SHAKE streams run side by side in Keccak lanes.
 
+#[cfg(test)]
 use pqlab_keccak::Shake128;
+use pqlab_keccak::{Shake128X, Shake256X};
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
-use crate::hash::prf;
 use crate::params::{MAX_K, N};
 use crate::poly::Poly;
 
 /// FIPS 203, Algorithm 7: SampleNTT(B) for the 34-byte seed B = rho || j || i: a uniformly random
-/// element of T_q, by rejection sampling from SHAKE128. Runs on public data (rho), so the
-/// rejection branches leak nothing secret.
+/// element of T_q, by rejection sampling from SHAKE128, one stream alone (the reference for the
+/// lanes of [`sample_matrix`]). Runs on public data (rho), so the rejection branches leak
+/// nothing secret.
+#[cfg(test)]
 pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut ctx = Shake128::new();
@@ -28,33 +31,98 @@ pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
     a
 }
 
+/// How many Keccak lanes to run side by side on back end `b` (8 with AVX-512's 8-way
+/// permutation, else 4).
+pub(crate) fn lanes(b: pqlab_backend::Backend) -> usize {
+    if b == pqlab_backend::Backend::Avx512 {
+        8
+    } else {
+        4
+    }
+}
+
+/// Splits `total` independent streams into batches of at most `lanes`, as even as possible
+/// (9 streams on 8 lanes: 5 and 4): yields (first, count).
+fn batches(total: usize, lanes: usize) -> impl Iterator<Item = (usize, usize)> {
+    let groups = total.div_ceil(lanes.max(1));
+    let per = if groups == 0 {
+        0
+    } else {
+        total.div_ceil(groups)
+    };
+    (0..groups).map(move |g| (g * per, per.min(total - g * per)))
+}
+
 /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) for i, j < k (FIPS 203, Algorithm 13 lines 3 to 7,
-/// Algorithm 14 lines 4 to 8).
+/// Algorithm 14 lines 4 to 8): the k^2 SHAKE128 streams run in Keccak lanes side by side, each
+/// block of each lane going through the rejection kernel until every entry has 256
+/// coefficients. Public data.
 pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly; MAX_K]; MAX_K]) {
-    for (i, row) in a_hat.iter_mut().enumerate().take(k) {
-        for (j, a) in row.iter_mut().enumerate().take(k) {
-            *a = sample_ntt::<B>(rho, j as u8, i as u8);
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    for (first, n) in batches(k * k, lanes(B::BACKEND)) {
+        let mut seeds = [[0u8; 34]; 8];
+        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+            let (i, j) = ((first + t) / k, (first + t) % k);
+            seed[..32].copy_from_slice(rho);
+            seed[32] = j as u8;
+            seed[33] = i as u8;
+        }
+        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
+        let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
+        let mut blocks = [[0u8; 168]; 8];
+        let mut filled = [0usize; 8];
+        while filled[..n].iter().any(|&f| f < N) {
+            xof.squeeze_blocks(&mut blocks[..n]);
+            for t in 0..n {
+                let (i, j) = ((first + t) / k, (first + t) % k);
+                let f = filled[t];
+                if f < N {
+                    filled[t] += B::rej_uniform(&blocks[t], &mut a_hat[i][j].0[f..]);
+                }
+            }
         }
     }
 }
 
-/// SamplePolyCBD_eta(PRF_eta(s, b0 + i)) into `out[i]` for every i (FIPS 203, Algorithm 13
-/// lines 9 and 13, Algorithm 14 lines 10, 14 and 17).
-pub(crate) fn sample_poly_cbd_prf<B: Ops>(eta: usize, s: &[u8; 32], b0: u8, out: &mut [Poly]) {
+/// SamplePolyCBD_eta\[i\](PRF_eta\[i\](s, b0 + i)) into `out[i]` for every i (FIPS 203,
+/// Algorithm 13 lines 9 and 13, Algorithm 14 lines 10, 14 and 17; PRF is equation 4.3): the
+/// SHAKE256 streams run in Keccak lanes side by side. `etas` and `out` have the same length,
+/// at most 2 MAX_K + 1.
+pub(crate) fn sample_poly_cbd_prf<B: Ops>(s: &[u8; 32], b0: u8, etas: &[usize], out: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut buf = [0u8; 64 * 3];
-    let len = 64 * eta;
-    for (i, f) in out.iter_mut().enumerate() {
-        prf(s, b0.wrapping_add(i as u8), &mut buf[..len]);
-        B::sample_poly_cbd(eta, &buf[..len], &mut f.0);
+    let total = etas.len().min(out.len());
+    for (first, n) in batches(total, lanes(B::BACKEND)) {
+        let mut seeds = [[0u8; 33]; 8];
+        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+            seed[..32].copy_from_slice(s);
+            seed[32] = b0.wrapping_add((first + t) as u8);
+        }
+        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
+        let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
+        // 64 eta <= 192 bytes: two blocks of 136.
+        let mut blocks = [[[0u8; 136]; 8]; 2];
+        xof.squeeze_blocks(&mut blocks[0][..n]);
+        if etas[first..first + n].iter().any(|&e| 64 * e > 136) {
+            xof.squeeze_blocks(&mut blocks[1][..n]);
+        }
+        for t in 0..n {
+            let eta = etas[first + t];
+            let mut buf = [0u8; 272];
+            buf[..136].copy_from_slice(&blocks[0][t]);
+            buf[136..].copy_from_slice(&blocks[1][t]);
+            B::sample_poly_cbd(eta, &buf[..64 * eta], &mut out[first + t].0);
+            buf.zeroize();
+        }
+        seeds.zeroize();
+        blocks.zeroize();
     }
-    buf.zeroize();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::portable::Portable;
+    use crate::hash::prf;
     use crate::params::Q;
 
     /// FIPS 203, Algorithm 8, written literally over the bit array of B.
@@ -78,13 +146,52 @@ mod tests {
                 assert_eq!(f.0, literal_cbd(eta, &b[..64 * eta]));
                 assert!(f.0.iter().all(|c| c.unsigned_abs() as usize <= eta));
                 let mut g = [Poly::ZERO];
-                sample_poly_cbd_prf::<Portable>(eta, &[seed; 32], eta as u8, &mut g);
+                sample_poly_cbd_prf::<Portable>(&[seed; 32], eta as u8, &[eta], &mut g);
                 assert_eq!(g[0], f);
             }
             let ones = [0xffu8; 192];
             let mut f = Poly([1; N]);
             Portable::sample_poly_cbd(eta, &ones[..64 * eta], &mut f.0);
             assert_eq!(f.0, [0; N]);
+        }
+    }
+
+    #[test]
+    fn batches_cover_every_stream_once() {
+        for lanes in [4, 8] {
+            for total in 0..=17 {
+                let mut seen = 0;
+                for (first, n) in batches(total, lanes) {
+                    assert_eq!(first, seen);
+                    assert!(n >= 1 && n <= lanes);
+                    seen += n;
+                }
+                assert_eq!(seen, total);
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_equal_one_stream_at_a_time() {
+        let rho = [9u8; 32];
+        for k in 2..=4 {
+            let mut a_hat = [[Poly::ZERO; MAX_K]; MAX_K];
+            sample_matrix::<Portable>(&rho, k, &mut a_hat);
+            for i in 0..k {
+                for j in 0..k {
+                    assert_eq!(a_hat[i][j], sample_ntt::<Portable>(&rho, j as u8, i as u8));
+                }
+            }
+        }
+        let etas = [3, 3, 2, 2, 2, 2, 2, 2, 2];
+        let mut out = [Poly::ZERO; 9];
+        sample_poly_cbd_prf::<Portable>(&[4u8; 32], 3, &etas, &mut out);
+        for (i, (&eta, p)) in etas.iter().zip(&out).enumerate() {
+            let mut b = [0u8; 192];
+            prf(&[4u8; 32], 3 + i as u8, &mut b[..64 * eta]);
+            let mut f = Poly::ZERO;
+            Portable::sample_poly_cbd(eta, &b[..64 * eta], &mut f.0);
+            assert_eq!(*p, f);
         }
     }
 

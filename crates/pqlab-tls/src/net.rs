@@ -273,10 +273,10 @@ pub fn connect_and_echo(
 fn tls_io_error(e: std::io::Error, what: &str) -> Error {
     let is_tls = e.get_ref().is_some_and(|inner| inner.is::<rustls::Error>());
     if is_tls {
-        if let Some(inner) = e.into_inner() {
-            if let Ok(tls) = inner.downcast::<rustls::Error>() {
-                return Error::Tls(*tls);
-            }
+        if let Some(inner) = e.into_inner()
+            && let Ok(tls) = inner.downcast::<rustls::Error>()
+        {
+            return Error::Tls(*tls);
         }
         return Error::Io(what.into(), std::io::Error::other("TLS error"));
     }

@@ -78,6 +78,15 @@ pub struct CompareArgs {
     /// precomputed tables (JSON: a `reductions` array; HTML: a table and a chart).
     #[arg(long, conflicts_with_all = ["peers", "algs", "ops", "msg_sizes"])]
     pub reductions: bool,
+    /// Force the back end of pqlab's ML-DSA and ML-KEM kernels: portable, avx2 or avx512
+    /// [default: the best this CPU has, or PQLAB_BACKEND]. Recorded as `machine.backend`.
+    #[arg(long, value_name = "NAME", conflicts_with = "backends")]
+    pub backend: Option<String>,
+    /// Measure pqlab's ML-DSA and ML-KEM operations under every back end this machine can run
+    /// (portable, AVX2, AVX-512) instead of the usual comparison, with the speed-up against
+    /// portable (JSON: a `backends` array).
+    #[arg(long, conflicts_with_all = ["peers", "reductions"])]
+    pub backends: bool,
     /// Write the report as JSON (the stable schema of DESIGN.md section 4).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -287,12 +287,13 @@ fn sign(args: &SignArgs) -> CliResult<Outcome> {
             "refusing to write a binary signature to a terminal; use --out FILE or redirect",
         ));
     }
-    if let Some(out) = &args.out {
-        if out.as_os_str() != "-" && same_destination(out, &args.secret_key) {
-            return Err(CliError::new(
-                "--out names the secret key file; the signature would overwrite the key",
-            ));
-        }
+    if let Some(out) = &args.out
+        && out.as_os_str() != "-"
+        && same_destination(out, &args.secret_key)
+    {
+        return Err(CliError::new(
+            "--out names the secret key file; the signature would overwrite the key",
+        ));
     }
     let sk = keyfile::read_secret_key(alg, &args.secret_key)?;
     let msg = io::read_message(args.input.as_deref())?;

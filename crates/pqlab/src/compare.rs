@@ -69,9 +69,29 @@ fn config(args: &CompareArgs) -> CliResult<Config> {
     Ok(c)
 }
 
+/// Applies `--backend` (or checks `PQLAB_BACKEND`): an unknown name or a back end this CPU
+/// cannot run is a usage error.
+fn select_backend(args: &CompareArgs) -> CliResult<()> {
+    let env =
+        pqlab_backend::from_env().map_err(|e| CliError::new(format!("PQLAB_BACKEND: {e}")))?;
+    let wanted = match &args.backend {
+        Some(name) => Some(pqlab_backend::Backend::from_name(name).ok_or_else(|| {
+            CliError::new(format!(
+                "unknown back end '{name}' (known: portable, avx2, avx512)"
+            ))
+        })?),
+        None => env,
+    };
+    if let Some(b) = wanted {
+        pqlab_backend::force(Some(b)).map_err(|e| CliError::new(format!("--backend: {e}")))?;
+    }
+    Ok(())
+}
+
 /// Runs `pqlab compare`.
 pub fn run(args: &CompareArgs) -> CliResult<()> {
     let config = config(args)?;
+    select_backend(args)?;
     // Check where the reports go before spending minutes measuring.
     for path in [&args.json, &args.csv, &args.html].into_iter().flatten() {
         check_writable(path)?;
@@ -97,6 +117,8 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     };
     let report = if args.reductions {
         pqlab_lab::reductions::run(&config, &mut progress)
+    } else if args.backends {
+        pqlab_lab::backends::run(&config, &mut progress)
     } else {
         run::run(&config, &mut progress)
     }
@@ -131,6 +153,9 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     }
     if args.reductions {
         print!("{}", reductions::text(&report));
+    } else if args.backends {
+        print!("{}", text::summary(&report));
+        print!("{}", pqlab_lab::backends::text(&report.backends));
     } else {
         print!("{}", text::summary(&report));
     }

@@ -189,13 +189,13 @@ fn decode_secret_key(alg: &dyn Algorithm, data: &[u8]) -> Result<SecretKey, Stri
             sk
         }
     };
-    if let Some(pk) = &pkcs8.public_key {
-        if *pk != alg.public_from_secret(&sk)? {
-            return Err(format!(
-                "the {} inside does not match the private key",
-                info.kind.public_key()
-            ));
-        }
+    if let Some(pk) = &pkcs8.public_key
+        && *pk != alg.public_from_secret(&sk)?
+    {
+        return Err(format!(
+            "the {} inside does not match the private key",
+            info.kind.public_key()
+        ));
     }
     Ok(sk)
 }

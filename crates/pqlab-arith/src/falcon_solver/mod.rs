@@ -67,7 +67,7 @@ pub const NPRIMES: usize = 522;
 const fn is_prime(n: u64) -> bool {
     let mut d = n - 1;
     let mut s = 0;
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }

@@ -220,10 +220,12 @@ impl Strategy {
 
 static STRATEGY: AtomicU8 = AtomicU8::new(Strategy::Montgomery as u8);
 
-/// Selects the reduction strategy of [`crate::mldsa::ntt`], [`crate::mldsa::inv_ntt_to_mont`],
-/// [`crate::mlkem::ntt`], [`crate::mlkem::inv_ntt_to_mont`], [`crate::falcon::ntt`] and
-/// [`crate::falcon::intt`], **process-wide** (every thread
-/// sees it; it is read once per transform). The strategy is public, not secret. All strategies
+/// Selects the reduction strategy of [`crate::falcon::ntt`], [`crate::falcon::intt`] and the
+/// NTTs of Falcon's key generation, **process-wide** (every thread sees it; it is read once per
+/// transform). ML-DSA and ML-KEM no longer read it: their production transforms are Montgomery
+/// by type, and the study runs them under the other strategies through separate
+/// instantiations (`ntt_mldsa::ntt_with`, `ntt_mlkem::ntt_with`, the schemes' `study`
+/// modules). Falcon's NTTs leave this selector with the Falcon back-end work. The strategy is public, not secret. All strategies
 /// give results congruent mod q within the same output ranges, so switching between transforms
 /// of one computation is harmless; [`Strategy::PlainRem`] is variable-time and must not be
 /// selected where the transforms touch secrets outside of benchmarks and tests.

@@ -361,11 +361,11 @@ pub fn all(r: &Report) -> Result<Vec<Chart>, LabError> {
                 && o.op == x.op
                 && o.msg_len == x.msg_len
         });
-        if let Some(o) = ours {
-            if x.msg_len.is_none() || x.msg_len == first {
-                labels.push(format!("{} {} / {}", x.alg, x.op.name(), x.implementation));
-                ratios.push(o.summary.median_ns / x.summary.median_ns);
-            }
+        if let Some(o) = ours
+            && (x.msg_len.is_none() || x.msg_len == first)
+        {
+            labels.push(format!("{} {} / {}", x.alg, x.op.name(), x.implementation));
+            ratios.push(o.summary.median_ns / x.summary.median_ns);
         }
     }
     if !labels.is_empty() {

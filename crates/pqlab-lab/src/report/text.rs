@@ -101,13 +101,15 @@ pub fn summary(r: &Report) -> String {
     let m = &r.machine;
     let _ = writeln!(
         out,
-        "machine: {} ({} cores), {}; TSC {}; {}",
+        "machine: {} ({} cores), {}; TSC {}; {}; pqlab back end: {} (available: {})",
         m.cpu,
         m.cores,
         m.os,
         m.tsc_hz
             .map_or("n/a".into(), |h| format!("{:.3} GHz", h / 1e9)),
-        m.rustc
+        m.rustc,
+        m.backend,
+        m.backends_available.join(", ")
     );
     let _ = writeln!(
         out,

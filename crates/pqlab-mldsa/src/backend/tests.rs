@@ -21,7 +21,11 @@ fn random(rng: &mut StdRng, lo: i32, hi: i32) -> Coeffs {
 
 fn congruent_within(got: &Coeffs, want: &Coeffs, bound: i64, what: &str) {
     for k in 0..256 {
-        assert!(i64::from(got[k]).abs() < bound, "{what}: |{}| >= {bound} at {k}", got[k]);
+        assert!(
+            i64::from(got[k]).abs() < bound,
+            "{what}: |{}| >= {bound} at {k}",
+            got[k]
+        );
         assert_eq!(
             (i64::from(got[k]) - i64::from(want[k])).rem_euclid(i64::from(Q)),
             0,
@@ -73,7 +77,12 @@ fn check<B: Ops>() -> usize {
         let yr: [&Coeffs; 7] = core::array::from_fn(|i| &ys[i]);
         B::inner_product(&mut a, &xr[..terms], &yr[..terms]);
         Portable::inner_product(&mut b, &xr[..terms], &yr[..terms]);
-        congruent_within(&a, &b, terms as i64 * q, &format!("{name} inner {terms}, case {case}"));
+        congruent_within(
+            &a,
+            &b,
+            terms as i64 * q,
+            &format!("{name} inner {terms}, case {case}"),
+        );
 
         // reduce32 (|out| <= 6283008) and caddq (fixed).
         let f = random(&mut rng, i32::MIN, i32::MAX - (1 << 22));
@@ -162,8 +171,18 @@ fn check<B: Ops>() -> usize {
             Portable::simple_bit_unpack(&bytes, bits, &mut b);
             assert_eq!(a, b, "{name} simple_bit_unpack {bits}, case {case}");
         }
-        for (bits, top) in [(3usize, 2), (4, 4), (13, 1 << 12), (18, 1 << 17), (20, 1 << 19)] {
-            let lo = if bits <= 4 { -top } else { top - (1 << bits) + 1 };
+        for (bits, top) in [
+            (3usize, 2),
+            (4, 4),
+            (13, 1 << 12),
+            (18, 1 << 17),
+            (20, 1 << 19),
+        ] {
+            let lo = if bits <= 4 {
+                -top
+            } else {
+                top - (1 << bits) + 1
+            };
             let f = random(&mut rng, lo, top);
             let (mut a, mut b) = ([0u8; 640], [0u8; 640]);
             B::bit_pack(&f, bits, top, &mut a[..32 * bits]);
@@ -196,11 +215,17 @@ fn simd_back_ends_match_portable_kernel_by_kernel() {
             ran.push("avx512");
         }
     }
-    println!("ML-DSA kernels checked against portable under: {}", ran.join(", "));
+    println!(
+        "ML-DSA kernels checked against portable under: {}",
+        ran.join(", ")
+    );
     if std::env::var("CI").is_ok_and(|v| v == "true")
         && cfg!(target_arch = "x86_64")
         && std::is_x86_feature_detected!("avx2")
     {
-        assert!(ran.contains(&"avx2"), "CI: the CPU has AVX2 but no AVX2 case ran");
+        assert!(
+            ran.contains(&"avx2"),
+            "CI: the CPU has AVX2 but no AVX2 case ran"
+        );
     }
 }

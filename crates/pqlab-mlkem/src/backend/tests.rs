@@ -20,7 +20,11 @@ fn random(rng: &mut StdRng, lo: i16, hi: i16) -> Coeffs {
 
 fn congruent_within(got: &Coeffs, want: &Coeffs, bound: i16, what: &str) {
     for k in 0..256 {
-        assert!(got[k].abs() <= bound, "{what}: |{}| > {bound} at {k}", got[k]);
+        assert!(
+            got[k].abs() <= bound,
+            "{what}: |{}| > {bound} at {k}",
+            got[k]
+        );
         assert_eq!(
             (i32::from(got[k]) - i32::from(want[k])).rem_euclid(QI),
             0,
@@ -72,7 +76,12 @@ fn check<B: Ops>() -> usize {
         let (mut a, mut b) = ([0; 256], [0; 256]);
         B::inner_product_ntt(&mut a, &xr[..terms], &yr[..terms]);
         Portable::inner_product_ntt(&mut b, &xr[..terms], &yr[..terms]);
-        congruent_within(&a, &b, Q, &format!("{name} inner_product {terms}, case {case}"));
+        congruent_within(
+            &a,
+            &b,
+            Q,
+            &format!("{name} inner_product {terms}, case {case}"),
+        );
 
         // To Montgomery (|out| <= q) and freeze (fixed), on any i16.
         let f = random(&mut rng, i16::MIN, i16::MAX);
@@ -141,7 +150,11 @@ fn check<B: Ops>() -> usize {
         let (mut a, mut b) = ([0; 256], [0; 256]);
         let oka = B::byte_decode12_checked(&bytes, &mut a);
         let okb = Portable::byte_decode12_checked(&bytes, &mut b);
-        assert_eq!((oka, a), (okb, b), "{name} byte_decode12_checked, case {case}");
+        assert_eq!(
+            (oka, a),
+            (okb, b),
+            "{name} byte_decode12_checked, case {case}"
+        );
         cases += 1;
     }
     cases
@@ -163,11 +176,17 @@ fn simd_back_ends_match_portable_kernel_by_kernel() {
             ran.push("avx512");
         }
     }
-    println!("ML-KEM kernels checked against portable under: {}", ran.join(", "));
+    println!(
+        "ML-KEM kernels checked against portable under: {}",
+        ran.join(", ")
+    );
     if std::env::var("CI").is_ok_and(|v| v == "true")
         && cfg!(target_arch = "x86_64")
         && std::is_x86_feature_detected!("avx2")
     {
-        assert!(ran.contains(&"avx2"), "CI: the CPU has AVX2 but no AVX2 case ran");
+        assert!(
+            ran.contains(&"avx2"),
+            "CI: the CPU has AVX2 but no AVX2 case ran"
+        );
     }
 }

@@ -1,0 +1,150 @@
+//! Multi-lane SHAKE ([`Shake128X`], [`Shake256X`]) against the one-lane [`Shake128`] /
+//! [`Shake256`] and the RustCrypto `sha3` crate: every back end this machine has, 1 to 8 lanes,
+//! input lengths around the block boundaries of both rates, 1 to 6 squeezed blocks.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use pqlab_backend::Backend;
+use pqlab_keccak::{Shake, ShakeX};
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use sha3::digest::{ExtendableOutput, Update, XofReader};
+
+/// Empty, short, around the lane size, and around the rates of SHAKE256 (136) and SHAKE128 (168).
+const INPUT_LENS: [usize; 11] = [0, 1, 33, 34, 66, 135, 136, 137, 168, 169, 300];
+const MAX_BLOCKS: usize = 6;
+
+/// `blocks` blocks of `RATE` bytes of the one-lane SHAKE of `m`, checked against `sha3`.
+fn one_lane<const RATE: usize>(m: &[u8], blocks: usize) -> Vec<u8> {
+    let mut ours = vec![0u8; blocks * RATE];
+    Shake::<RATE>::digest_parts(&[m], &mut ours);
+    let mut theirs = vec![0u8; blocks * RATE];
+    match RATE {
+        168 => {
+            let mut h = sha3::Shake128::default();
+            h.update(m);
+            h.finalize_xof().read(&mut theirs);
+        }
+        136 => {
+            let mut h = sha3::Shake256::default();
+            h.update(m);
+            h.finalize_xof().read(&mut theirs);
+        }
+        _ => unreachable!(),
+    }
+    assert_eq!(
+        ours,
+        theirs,
+        "one-lane SHAKE{} differs from sha3",
+        1344 / RATE
+    );
+    ours
+}
+
+/// Checks every (lane count, input length, block count) on `backend`; returns the cases run.
+fn check_rate<const RATE: usize>(backend: Backend, rng: &mut StdRng) -> usize {
+    let mut cases = 0;
+    for lanes in 1..=ShakeX::<RATE>::MAX_LANES {
+        for len in INPUT_LENS {
+            let inputs: Vec<Vec<u8>> = (0..lanes)
+                .map(|_| {
+                    let mut v = vec![0u8; len];
+                    rng.fill_bytes(&mut v);
+                    v
+                })
+                .collect();
+            let refs: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+            let expected: Vec<Vec<u8>> = inputs
+                .iter()
+                .map(|m| one_lane::<RATE>(m, MAX_BLOCKS))
+                .collect();
+            for blocks in 1..=MAX_BLOCKS {
+                let mut x = ShakeX::<RATE>::new(backend, &refs);
+                assert_eq!(x.lanes(), lanes);
+                assert_eq!(x.backend(), backend);
+                let mut out = vec![[0u8; RATE]; lanes];
+                for k in 0..blocks {
+                    x.squeeze_blocks(&mut out);
+                    for (l, block) in out.iter().enumerate() {
+                        assert_eq!(
+                            &block[..],
+                            &expected[l][k * RATE..(k + 1) * RATE],
+                            "{backend}, SHAKE{}, {lanes} lanes, input length {len}, \
+                             lane {l}, block {k} of {blocks}",
+                            1344 / RATE
+                        );
+                    }
+                }
+                cases += 1;
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn multi_lane_equals_one_lane_on_every_backend() {
+    let mut rng = StdRng::seed_from_u64(0x5348_414b_4558);
+    let mut ran = [0usize; 3];
+    for backend in pqlab_backend::available() {
+        ran[backend as usize] += check_rate::<168>(backend, &mut rng);
+        ran[backend as usize] += check_rate::<136>(backend, &mut rng);
+    }
+    for backend in Backend::ALL {
+        eprintln!(
+            "multi-lane SHAKE: {backend}: {} cases",
+            ran[backend as usize]
+        );
+    }
+    assert!(ran[Backend::Portable as usize] > 0);
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    #[cfg(target_arch = "x86_64")]
+    if ci && std::is_x86_feature_detected!("avx2") {
+        assert!(
+            ran[Backend::Avx2 as usize] > 0,
+            "CI: the CPU has AVX2 but no AVX2 case ran (is pqlab-backend's `std` feature on?)"
+        );
+    }
+    #[cfg(target_arch = "x86_64")]
+    if ci && std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+        assert!(
+            ran[Backend::Avx512 as usize] > 0,
+            "CI: the CPU has AVX-512 but no AVX-512 case ran"
+        );
+    }
+    let _ = ci;
+}
+
+#[test]
+fn unavailable_backend_falls_back_to_portable() {
+    for backend in Backend::ALL {
+        let x = pqlab_keccak::Shake128X::new(backend, &[b"abc", b"def"]);
+        let expect = if backend.is_available() {
+            backend
+        } else {
+            Backend::Portable
+        };
+        assert_eq!(x.backend(), expect);
+    }
+}
+
+#[test]
+fn squeezing_into_fewer_or_more_blocks_than_lanes() {
+    let m: [&[u8]; 5] = [b"a", b"b", b"c", b"d", b"e"];
+    for backend in pqlab_backend::available() {
+        let mut x = pqlab_keccak::Shake256X::new(backend, &m);
+        // Fewer outputs than lanes: the missing ones are skipped.
+        let mut few = [[0u8; 136]; 2];
+        x.squeeze_blocks(&mut few);
+        // More: the extra entries are left alone.
+        let mut many = [[0xAAu8; 136]; 7];
+        x.squeeze_blocks(&mut many);
+        for (l, mm) in m.iter().enumerate() {
+            let e = one_lane::<136>(mm, 2);
+            if l < 2 {
+                assert_eq!(&few[l][..], &e[..136], "{backend} lane {l}");
+            }
+            assert_eq!(&many[l][..], &e[136..], "{backend} lane {l}");
+        }
+        assert!(many[5..].iter().all(|b| b.iter().all(|&v| v == 0xAA)));
+    }
+}

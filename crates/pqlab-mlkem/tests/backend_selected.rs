@@ -1,0 +1,22 @@
+//! Which back end the tests of this binary (and, by the same rule, every other test binary of
+//! the crate) run on: the one `PQLAB_BACKEND` names when it is set (CI runs the whole suite once
+//! per back end the CPU has), else the best the CPU has. A named back end that the CPU lacks
+//! fails here, so that a run meant for it cannot silently test another.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[test]
+fn runs_on_the_back_end_asked_for() {
+    let selected = pqlab_backend::selected();
+    println!(
+        "back end: {selected} (available: {})",
+        pqlab_backend::available()
+            .map(|b| b.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    match pqlab_backend::from_env() {
+        Ok(Some(b)) => assert_eq!(selected, b),
+        Ok(None) => assert_eq!(selected, pqlab_backend::best_available()),
+        Err(e) => panic!("PQLAB_BACKEND: {e}"),
+    }
+}
