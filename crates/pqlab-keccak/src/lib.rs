@@ -19,7 +19,7 @@ mod multi;
 mod sponge;
 
 pub use keccak::{keccak_f1600, round_constants_bytes};
-pub use multi::{Shake128X, Shake256X, ShakeX};
+pub use multi::{Shake128X, Shake256X, ShakeX, lane_batches};
 
 use sponge::Sponge;
 use zeroize::ZeroizeOnDrop;

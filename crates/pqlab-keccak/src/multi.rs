@@ -87,6 +87,21 @@ fn load64(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
+/// How `total` independent SHAKE streams are best split into [`ShakeX`] batches on `backend`:
+/// at most 8 lanes per batch with AVX-512 (its 8-way permutation), else 4, and the batches as
+/// even as possible (9 streams on 8 lanes: 5 and 4; 30 streams: 8, 8, 8, 6). Yields
+/// (first stream, number of streams).
+pub fn lane_batches(backend: Backend, total: usize) -> impl Iterator<Item = (usize, usize)> {
+    let lanes = if backend == Backend::Avx512 { 8 } else { 4 };
+    let groups = total.div_ceil(lanes);
+    let per = if groups == 0 {
+        0
+    } else {
+        total.div_ceil(groups)
+    };
+    (0..groups).map(move |g| (g * per, per.min(total - g * per)))
+}
+
 impl<const RATE: usize> ShakeX<RATE> {
     /// The most lanes one ShakeX runs.
     pub const MAX_LANES: usize = 8;

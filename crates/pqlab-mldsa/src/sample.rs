@@ -2,7 +2,7 @@
 
 #[cfg(test)]
 use pqlab_keccak::Shake128;
-use pqlab_keccak::{Shake128X, Shake256, Shake256X};
+use pqlab_keccak::{Shake128X, Shake256, Shake256X, lane_batches};
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
@@ -82,28 +82,6 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly
     a
 }
 
-/// How many Keccak lanes to run side by side on back end `b` (8 with AVX-512's 8-way
-/// permutation, else 4).
-fn lanes(b: pqlab_backend::Backend) -> usize {
-    if b == pqlab_backend::Backend::Avx512 {
-        8
-    } else {
-        4
-    }
-}
-
-/// Splits `total` independent streams into batches of at most `lanes`, as even as possible
-/// (30 streams on 8 lanes: 8, 8, 8, 6): yields (first, count).
-fn batches(total: usize, lanes: usize) -> impl Iterator<Item = (usize, usize)> {
-    let groups = total.div_ceil(lanes.max(1));
-    let per = if groups == 0 {
-        0
-    } else {
-        total.div_ceil(groups)
-    };
-    (0..groups).map(move |g| (g * per, per.min(total - g * per)))
-}
-
 /// FIPS 204, Algorithm 32: one entry A_hat\[r\]\[s\] of ExpandA(rho), the seed being
 /// rho || IntegerToBytes(s, 1) || IntegerToBytes(r, 1) (one stream alone; the reference for
 /// [`expand_a`]).
@@ -127,7 +105,7 @@ pub(crate) fn expand_a<B: Ops>(
     a_hat: &mut [[Poly; MAX_L]; MAX_K],
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    for (first, n) in batches(k * l, lanes(B::BACKEND)) {
+    for (first, n) in lane_batches(B::BACKEND, k * l) {
         let mut seeds = [[0u8; 34]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             let (r, s) = ((first + t) / l, (first + t) % l);
@@ -165,7 +143,7 @@ pub(crate) fn expand_s<P: ParameterSet, B: Ops>(
     s2: &mut [Poly],
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    for (first, n) in batches(P::L + P::K, lanes(B::BACKEND)) {
+    for (first, n) in lane_batches(B::BACKEND, P::L + P::K) {
         let mut seeds = [[0u8; 66]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             seed[..64].copy_from_slice(rho_prime);

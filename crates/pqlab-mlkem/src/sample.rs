@@ -3,7 +3,7 @@
 
 #[cfg(test)]
 use pqlab_keccak::Shake128;
-use pqlab_keccak::{Shake128X, Shake256X};
+use pqlab_keccak::{Shake128X, Shake256X, lane_batches};
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
@@ -31,35 +31,13 @@ pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
     a
 }
 
-/// How many Keccak lanes to run side by side on back end `b` (8 with AVX-512's 8-way
-/// permutation, else 4).
-pub(crate) fn lanes(b: pqlab_backend::Backend) -> usize {
-    if b == pqlab_backend::Backend::Avx512 {
-        8
-    } else {
-        4
-    }
-}
-
-/// Splits `total` independent streams into batches of at most `lanes`, as even as possible
-/// (9 streams on 8 lanes: 5 and 4): yields (first, count).
-fn batches(total: usize, lanes: usize) -> impl Iterator<Item = (usize, usize)> {
-    let groups = total.div_ceil(lanes.max(1));
-    let per = if groups == 0 {
-        0
-    } else {
-        total.div_ceil(groups)
-    };
-    (0..groups).map(move |g| (g * per, per.min(total - g * per)))
-}
-
 /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) for i, j < k (FIPS 203, Algorithm 13 lines 3 to 7,
 /// Algorithm 14 lines 4 to 8): the k^2 SHAKE128 streams run in Keccak lanes side by side, each
 /// block of each lane going through the rejection kernel until every entry has 256
 /// coefficients. Public data.
 pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly; MAX_K]; MAX_K]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    for (first, n) in batches(k * k, lanes(B::BACKEND)) {
+    for (first, n) in lane_batches(B::BACKEND, k * k) {
         let mut seeds = [[0u8; 34]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             let (i, j) = ((first + t) / k, (first + t) % k);
@@ -91,7 +69,7 @@ pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly
 pub(crate) fn sample_poly_cbd_prf<B: Ops>(s: &[u8; 32], b0: u8, etas: &[usize], out: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let total = etas.len().min(out.len());
-    for (first, n) in batches(total, lanes(B::BACKEND)) {
+    for (first, n) in lane_batches(B::BACKEND, total) {
         let mut seeds = [[0u8; 33]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             seed[..32].copy_from_slice(s);
@@ -107,11 +85,15 @@ pub(crate) fn sample_poly_cbd_prf<B: Ops>(s: &[u8; 32], b0: u8, etas: &[usize], 
         }
         for t in 0..n {
             let eta = etas[first + t];
-            let mut buf = [0u8; 272];
-            buf[..136].copy_from_slice(&blocks[0][t]);
-            buf[136..].copy_from_slice(&blocks[1][t]);
-            B::sample_poly_cbd(eta, &buf[..64 * eta], &mut out[first + t].0);
-            buf.zeroize();
+            if 64 * eta <= 136 {
+                B::sample_poly_cbd(eta, &blocks[0][t][..64 * eta], &mut out[first + t].0);
+            } else {
+                let mut buf = [0u8; 272];
+                buf[..136].copy_from_slice(&blocks[0][t]);
+                buf[136..].copy_from_slice(&blocks[1][t]);
+                B::sample_poly_cbd(eta, &buf[..64 * eta], &mut out[first + t].0);
+                buf.zeroize();
+            }
         }
         seeds.zeroize();
         blocks.zeroize();
@@ -153,21 +135,6 @@ mod tests {
             let mut f = Poly([1; N]);
             Portable::sample_poly_cbd(eta, &ones[..64 * eta], &mut f.0);
             assert_eq!(f.0, [0; N]);
-        }
-    }
-
-    #[test]
-    fn batches_cover_every_stream_once() {
-        for lanes in [4, 8] {
-            for total in 0..=17 {
-                let mut seen = 0;
-                for (first, n) in batches(total, lanes) {
-                    assert_eq!(first, seen);
-                    assert!(n >= 1 && n <= lanes);
-                    seen += n;
-                }
-                assert_eq!(seen, total);
-            }
         }
     }
 

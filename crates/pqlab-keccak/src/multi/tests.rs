@@ -113,3 +113,19 @@ fn release_builds_clamp_caller_errors() {
     assert_eq!(x.lanes(), 0);
     x.squeeze_blocks(&mut out);
 }
+
+#[test]
+fn lane_batches_cover_every_stream_once() {
+    for backend in Backend::ALL {
+        let lanes = if backend == Backend::Avx512 { 8 } else { 4 };
+        for total in 0..=60 {
+            let mut seen = 0;
+            for (first, n) in super::lane_batches(backend, total) {
+                assert_eq!(first, seen);
+                assert!((1..=lanes).contains(&n), "{backend} {total}: {n}");
+                seen += n;
+            }
+            assert_eq!(seen, total);
+        }
+    }
+}

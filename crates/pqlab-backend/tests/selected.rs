@@ -1,7 +1,7 @@
-//! Which back end the tests of this binary (and, by the same rule, every other test binary of
-//! the crate) run on: the one `PQLAB_BACKEND` names when it is set (CI runs the whole suite once
-//! per back end the CPU has), else the best the CPU has. A named back end that the CPU lacks
-//! fails here, so that a run meant for it cannot silently test another.
+//! Which back end a test run uses: the one `PQLAB_BACKEND` names when it is set (CI runs the
+//! ML-DSA / ML-KEM / Keccak suites once per back end the CPU has, with this test beside them),
+//! else the best the CPU has. A named back end that the CPU lacks fails here, so that a run
+//! meant for it cannot silently test another.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[test]
