@@ -14,6 +14,7 @@
 //! * [`falcon_solver`]: NTTs modulo the 31-bit primes of Falcon's NTRU solver (p = 1 mod
 //!   2048, below 2^31), generic over Montgomery (R = 2^32), Barrett, generalised K-RED and `%`.
 //! * [`ct`]: constant-time helpers shared by the schemes.
+//! * [`wipe`]: fast, non-removable zeroing of secret buffers (the schemes' `Zeroize` impls).
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
 #![no_std]
@@ -25,3 +26,4 @@ pub mod falcon_solver;
 pub mod mldsa;
 pub mod mlkem;
 pub mod reduce;
+pub mod wipe;

@@ -36,32 +36,43 @@ impl<const RATE: usize> Sponge<RATE> {
         (self.state[i / 8] >> (8 * (i % 8))) as u8
     }
 
-    /// Absorbs `data`; may be called any number of times before [`Sponge::pad`].
-    pub(crate) fn absorb(&mut self, mut data: &[u8]) {
-        // Finish a partly filled block byte by byte.
-        while self.pos != 0 && !data.is_empty() {
-            self.xor_byte(self.pos, data[0]);
+    /// XORs `data` into the rate at byte offset `pos` (`pos + data.len() <= RATE`): bytes up
+    /// to a lane boundary, then whole lanes, then the last bytes.
+    #[inline]
+    fn xor_in(&mut self, mut pos: usize, mut data: &[u8]) {
+        while !pos.is_multiple_of(8) && !data.is_empty() {
+            self.xor_byte(pos, data[0]);
+            pos += 1;
             data = &data[1..];
-            self.pos += 1;
+        }
+        let lanes = data.chunks_exact(8);
+        let tail = lanes.remainder();
+        for bytes in lanes {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(bytes);
+            self.state[pos / 8] ^= u64::from_le_bytes(w);
+            pos += 8;
+        }
+        for &b in tail {
+            self.xor_byte(pos, b);
+            pos += 1;
+        }
+    }
+
+    /// Absorbs `data`; may be called any number of times before [`Sponge::pad`]. Each piece
+    /// that fits in the current block goes in lane by lane wherever it is lane aligned (as
+    /// after a 32-byte prefix), so that splitting an input into parts costs nothing.
+    pub(crate) fn absorb(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let n = core::cmp::min(RATE - self.pos, data.len());
+            let (now, rest) = data.split_at(n);
+            self.xor_in(self.pos, now);
+            self.pos += n;
             if self.pos == RATE {
                 keccak_f1600(&mut self.state);
                 self.pos = 0;
             }
-        }
-        // Whole blocks, a lane at a time.
-        while data.len() >= RATE {
-            let (block, rest) = data.split_at(RATE);
-            for (lane, bytes) in self.state.iter_mut().zip(block.chunks_exact(8)) {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(bytes);
-                *lane ^= u64::from_le_bytes(w);
-            }
-            keccak_f1600(&mut self.state);
             data = rest;
-        }
-        for &b in data {
-            self.xor_byte(self.pos, b);
-            self.pos += 1;
         }
     }
 

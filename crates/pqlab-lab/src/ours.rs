@@ -66,8 +66,10 @@ impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
-        let (vk, sk) = SigningKey::<P>::generate_key_pair().map_err(lib_err)?;
-        out.set(vk.as_bytes(), sk.to_expanded().as_ref());
+        // pk as ML-DSA.KeyGen outputs it (encoded), as the peers' keygen does; a VerifyingKey
+        // would add the NTT of t1, which only verification needs.
+        let (pk, sk) = SigningKey::<P>::generate_encoded().map_err(lib_err)?;
+        out.set(pk.as_ref(), sk.to_expanded().as_ref());
         Ok(())
     }
 

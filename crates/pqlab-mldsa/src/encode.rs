@@ -41,7 +41,7 @@ pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
         *s = b - c;
     }
     simple_bit_pack(&shifted, bits, out);
-    zeroize::Zeroize::zeroize(&mut shifted);
+    pqlab_arith::wipe::wipe(&mut shifted);
 }
 
 /// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).

@@ -68,6 +68,20 @@ fn rng_32<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; 32], 
 }
 
 impl<P: ParameterSet> SigningKey<P> {
+    /// A key with every field zero and no seed, to be filled in place by key generation.
+    pub(crate) fn empty() -> Self {
+        Self {
+            rho: [0; 32],
+            key: [0; 32],
+            tr: [0; 64],
+            s1: [Poly::ZERO; MAX_L],
+            s2: [Poly::ZERO; MAX_K],
+            t0: [Poly::ZERO; MAX_K],
+            seed: None,
+            _params: PhantomData,
+        }
+    }
+
     /// FIPS 204, Algorithm 1: ML-DSA.KeyGen, with the seed xi from the operating system.
     #[cfg(feature = "getrandom")]
     pub fn generate() -> Result<Self, Error> {
@@ -86,6 +100,23 @@ impl<P: ParameterSet> SigningKey<P> {
         let keys = Self::key_pair_from_seed(&xi);
         xi.zeroize();
         Ok(keys)
+    }
+
+    /// FIPS 204, Algorithm 1: ML-DSA.KeyGen, with the seed xi from the operating system,
+    /// returning the encoded public key pk and the signing key, as the algorithm outputs them:
+    /// for a caller that stores or sends pk, this skips the NTT form a [`VerifyingKey`] keeps.
+    #[cfg(feature = "getrandom")]
+    pub fn generate_encoded() -> Result<(P::PkBytes, Self), Error> {
+        let mut xi = os_random_32()?;
+        let keys = Self::encoded_pair_from_seed(&xi);
+        xi.zeroize();
+        Ok(keys)
+    }
+
+    /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi, returning the
+    /// encoded public key and the signing key (see [`SigningKey::generate_encoded`]).
+    pub fn encoded_pair_from_seed(xi: &[u8; 32]) -> (P::PkBytes, Self) {
+        keygen::key_gen_encoded::<P>(xi)
     }
 
     /// FIPS 204, Algorithm 1: ML-DSA.KeyGen, with the seed xi from `rng`.

@@ -1,9 +1,9 @@
 //! Pseudorandom sampling (FIPS 204, Section 7.3: Algorithms 29 to 34).
 
+use pqlab_arith::wipe::wipe;
 #[cfg(test)]
 use pqlab_keccak::Shake128;
 use pqlab_keccak::{Shake128X, Shake256, Shake256X, lane_batches};
-use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::{MAX_K, MAX_L, ParameterSet};
@@ -77,7 +77,7 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly
     while j < 256 {
         let mut block = reader.squeeze_block();
         j += B::rej_eta(P::ETA, &block, &mut a.0[j..]);
-        block.zeroize();
+        wipe(&mut block);
     }
     a
 }
@@ -94,17 +94,30 @@ pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly
     rej_ntt_poly::<B>(&seed)
 }
 
-/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. The
-/// k l SHAKE128 streams (Algorithm 30: RejNTTPoly) run in Keccak lanes side by side, each
-/// block of each lane through the rejection kernel until every entry has 256 coefficients.
-/// Public data.
+/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. Public
+/// data.
 pub(crate) fn expand_a<B: Ops>(
     rho: &[u8; 32],
     k: usize,
     l: usize,
     a_hat: &mut [[Poly; MAX_L]; MAX_K],
 ) {
+    expand_a_each::<B>(rho, k, l, |r, s, a| a_hat[r][s] = *a);
+}
+
+/// FIPS 204, Algorithm 32: ExpandA(rho), streamed: `f(r, s, A_hat[r][s])` for the first `k`
+/// rows and `l` columns, in row-major order. The k l SHAKE128 streams (Algorithm 30:
+/// RejNTTPoly) run in Keccak lanes side by side, each block of each lane through the
+/// rejection kernel until every entry of the batch has 256 coefficients; only one batch of
+/// entries is held at a time. Public data.
+pub(crate) fn expand_a_each<B: Ops>(
+    rho: &[u8; 32],
+    k: usize,
+    l: usize,
+    mut f: impl FnMut(usize, usize, &Poly),
+) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut entries = [Poly::ZERO; 8];
     for (first, n) in lane_batches(B::BACKEND, k * l) {
         let mut seeds = [[0u8; 34]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
@@ -120,12 +133,14 @@ pub(crate) fn expand_a<B: Ops>(
         while filled[..n].iter().any(|&f| f < 256) {
             xof.squeeze_blocks(&mut blocks[..n]);
             for t in 0..n {
-                let (r, s) = ((first + t) / l, (first + t) % l);
                 let f = filled[t];
                 if f < 256 {
-                    filled[t] += B::rej_uniform(&blocks[t], &mut a_hat[r][s].0[f..]);
+                    filled[t] += B::rej_uniform(&blocks[t], &mut entries[t].0[f..]);
                 }
             }
+        }
+        for (t, entry) in entries.iter().enumerate().take(n) {
+            f((first + t) / l, (first + t) % l, entry);
         }
     }
 }
@@ -168,8 +183,8 @@ pub(crate) fn expand_s<P: ParameterSet, B: Ops>(
                 }
             }
         }
-        seeds.zeroize();
-        blocks.zeroize();
+        wipe(seeds.as_flattened_mut());
+        wipe(blocks.as_flattened_mut());
     }
 }
 
@@ -200,9 +215,9 @@ pub(crate) fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16
     for (poly, buf) in y.iter_mut().zip(&bufs).take(P::L) {
         B::bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut poly.0);
     }
-    seeds.zeroize();
-    bufs.zeroize();
-    blocks.zeroize();
+    wipe(seeds.as_flattened_mut());
+    wipe(bufs.as_flattened_mut());
+    wipe(blocks.as_flattened_mut());
 }
 
 #[cfg(test)]

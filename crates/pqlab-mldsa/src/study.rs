@@ -15,7 +15,7 @@ use pqlab_backend::Backend;
 use crate::backend::portable::Portable;
 use crate::backend::{Coeffs, Ops};
 use crate::keys::{Signature, SigningKey, VerifyingKey};
-use crate::params::ParameterSet;
+use crate::params::{ByteArray, ParameterSet};
 use crate::{Error, keygen, mu, sign, verify};
 
 /// The portable kernels with the NTTs under reduction strategy `S`.
@@ -107,10 +107,11 @@ pub fn key_gen_internal<P: ParameterSet>(
     strategy: Strategy,
     xi: &[u8; 32],
 ) -> (P::PkBytes, SigningKey<P>) {
-    with_strategy!(strategy, S => {
-        let (pk, _, sk) = keygen::key_gen_internal_with::<P, S>(xi);
-        (pk, sk)
-    })
+    let mut sk = SigningKey::empty();
+    let mut pk = P::PkBytes::zeroed();
+    let mut t1 = [crate::poly::Poly::ZERO; crate::params::MAX_K];
+    with_strategy!(strategy, S => keygen::key_gen_into::<P, S>(xi, &mut sk, &mut pk, &mut t1));
+    (pk, sk)
 }
 
 /// FIPS 204, Algorithm 7: ML-DSA.Sign_internal(sk, M', rnd) with the NTTs under `strategy`.

@@ -9,45 +9,31 @@ use crate::backend::{Ops, dispatch};
 use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
-use crate::kpke::{self, PkeEncryptionKey, decode_s_hat};
+use crate::kpke::{self, decode_s_hat};
 use crate::params::{ByteArray, MAX_K, ParameterSet};
 use crate::poly::Poly;
-
-/// An encapsulation key from its decoded K-PKE key: encodes ek and computes H(ek) once.
-fn encapsulation_key_from_pke<P: ParameterSet, B: Ops>(
-    pke: PkeEncryptionKey,
-) -> EncapsulationKey<P> {
-    let mut encoded = P::EkBytes::zeroed();
-    pke.encode::<P, B>(encoded.as_mut());
-    let h = h(encoded.as_ref());
-    EncapsulationKey { encoded, h, pke }
-}
 
 /// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The decapsulation key keeps the seed
 /// d || z.
 pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> DecapsulationKey<P> {
-    dispatch!(B => key_gen_internal_with::<P, B>(d, z))
+    let mut dk = DecapsulationKey::empty();
+    dispatch!(B => key_gen_internal_with::<P, B>(d, z, &mut dk));
+    dk
 }
 
-/// [`key_gen_internal`] on the kernels of `B`.
+/// [`key_gen_internal`] on the kernels of `B`, into `dk` (a [`DecapsulationKey::empty`] key):
+/// the 10 KiB key is built where it stays.
 pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     d: &[u8; 32],
     z: &[u8; 32],
-) -> DecapsulationKey<P> {
-    let (pke, mut s_hat) = kpke::key_gen::<P, B>(d);
-    let ek = encapsulation_key_from_pke::<P, B>(pke);
-    let mut seed = [0u8; 64];
-    seed[..32].copy_from_slice(d);
-    seed[32..].copy_from_slice(z);
-    let dk = DecapsulationKey {
-        s_hat,
-        ek,
-        seed,
-        has_seed: true,
-    };
-    s_hat.zeroize();
-    seed.zeroize();
-    dk
+    dk: &mut DecapsulationKey<P>,
+) {
+    kpke::key_gen::<P, B>(d, &mut dk.ek.pke, &mut dk.s_hat);
+    dk.ek.pke.encode::<P, B>(dk.ek.encoded.as_mut());
+    dk.ek.h = h(dk.ek.encoded.as_ref());
+    dk.seed[..32].copy_from_slice(d);
+    dk.seed[32..].copy_from_slice(z);
+    dk.has_seed = true;
 }
 
 /// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m).
@@ -100,7 +86,7 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
     let mut c_prime = P::CtBytes::zeroed();
     kpke::encrypt::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
     // if c != c' then K' = K_bar
-    let equal = c_bytes.ct_eq(c_prime.as_ref());
+    let equal = subtle::Choice::from(pqlab_arith::ct::bytes_eq(c_bytes, c_prime.as_ref()));
     for (k, kb) in k_prime.iter_mut().zip(k_bar.iter()) {
         k.conditional_assign(kb, !equal);
     }
@@ -109,7 +95,7 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
     m_prime.zeroize();
     r_prime.zeroize();
     k_bar.zeroize();
-    c_prime.as_mut().zeroize();
+    pqlab_arith::wipe::wipe(c_prime.as_mut());
     shared
 }
 
@@ -138,14 +124,12 @@ fn check_encapsulation_key_with<P: ParameterSet, B: Ops>(
     }
     let mut rho = [0u8; 32];
     rho.copy_from_slice(rho_bytes);
-    let mut encoded = P::EkBytes::zeroed();
-    encoded.as_mut().copy_from_slice(bytes);
-    let h = h_ek.unwrap_or_else(|| h(bytes));
-    Ok(EncapsulationKey {
-        encoded,
-        h,
-        pke: PkeEncryptionKey::new::<P, B>(t_hat, rho),
-    })
+    let mut ek = EncapsulationKey::<P>::empty();
+    ek.encoded.as_mut().copy_from_slice(bytes);
+    ek.h = h_ek.unwrap_or_else(|| h(bytes));
+    ek.pke.t_hat = t_hat;
+    ek.pke.expand::<P, B>(&rho);
+    Ok(ek)
 }
 
 /// The decapsulation key checks of FIPS 203, Section 7.3, on an expanded key

@@ -62,6 +62,15 @@ fn rng_32<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; 32], 
 }
 
 impl<P: ParameterSet> EncapsulationKey<P> {
+    /// A key with every field zero, to be filled in place by the key generation and import.
+    pub(crate) fn empty() -> Self {
+        Self {
+            encoded: P::EkBytes::zeroed(),
+            h: [0; 32],
+            pke: PkeEncryptionKey::EMPTY,
+        }
+    }
+
     /// Imports an encoded encapsulation key after the checks of FIPS 203, Section 7.2 (the input
     /// check of Algorithm 20): the length must be 384 k + 32 ([`Error::InvalidLength`]) and
     /// ByteEncode12(ByteDecode12(ek)) must equal ek, i.e. every coefficient is below q
@@ -131,15 +140,25 @@ impl<P: ParameterSet> core::fmt::Debug for EncapsulationKey<P> {
 }
 
 impl<P: ParameterSet> DecapsulationKey<P> {
+    /// A key with every field zero and no seed, to be filled in place by the key generation.
+    pub(crate) fn empty() -> Self {
+        Self {
+            s_hat: [Poly::ZERO; MAX_K],
+            ek: EncapsulationKey::empty(),
+            seed: [0; SEED_LEN],
+            has_seed: false,
+        }
+    }
+
     /// FIPS 203, Algorithm 19: ML-KEM.KeyGen, with d and z from the operating system.
     #[cfg(feature = "getrandom")]
+    /// One read of 64 bytes (d || z) rather than two: the system call is a tenth of a key
+    /// generation.
     pub fn generate() -> Result<Self, Error> {
-        let mut d = os_random::<32>()?;
-        let mut z = os_random::<32>()?;
-        let dk = Self::from_seed(&d, &z);
-        d.zeroize();
-        z.zeroize();
-        Ok(dk)
+        let mut seed = os_random::<64>()?;
+        let dk = Self::from_seed_bytes(&seed);
+        seed.zeroize();
+        dk
     }
 
     /// FIPS 203, Algorithm 19: ML-KEM.KeyGen, with d and then z (32 bytes each) from `rng`.

@@ -25,12 +25,19 @@ pub(crate) struct PkeEncryptionKey {
 }
 
 impl PkeEncryptionKey {
-    /// A key from a decoded t_hat (coefficients in [0, q)) and rho: expands A_hat
-    /// (FIPS 203, Algorithm 13 lines 3 to 7, Algorithm 14 lines 4 to 8).
-    pub(crate) fn new<P: ParameterSet, B: Ops>(t_hat: [Poly; MAX_K], rho: [u8; 32]) -> Self {
-        let mut a_hat = [[Poly::ZERO; MAX_K]; MAX_K];
-        sample_matrix::<B>(&rho, P::K, &mut a_hat);
-        Self { t_hat, a_hat, rho }
+    /// A key with every entry zero, to be filled in place (the key is 10 KiB: building it in
+    /// place spares the copies a by-value construction costs).
+    pub(crate) const EMPTY: Self = Self {
+        t_hat: [Poly::ZERO; MAX_K],
+        a_hat: [[Poly::ZERO; MAX_K]; MAX_K],
+        rho: [0; 32],
+    };
+
+    /// Sets rho and expands A_hat from it in place (FIPS 203, Algorithm 13 lines 3 to 7,
+    /// Algorithm 14 lines 4 to 8).
+    pub(crate) fn expand<P: ParameterSet, B: Ops>(&mut self, rho: &[u8; 32]) {
+        self.rho = *rho;
+        sample_matrix::<B>(rho, P::K, &mut self.a_hat);
     }
 
     /// ek_PKE = ByteEncode12(t_hat) || rho (FIPS 203, Algorithm 13 line 19), into `out` of
@@ -61,10 +68,14 @@ pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8]) -> [Poly; MAX_K] {
     s_hat
 }
 
-/// FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Returns the decoded encryption key and s_hat
-/// (coefficients in [0, q)); their encodings are [`PkeEncryptionKey::encode`] and
+/// FIPS 203, Algorithm 13: K-PKE.KeyGen(d), into `ek` (an [`PkeEncryptionKey::EMPTY`] key) and
+/// `s_hat` (coefficients in [0, q)); their encodings are [`PkeEncryptionKey::encode`] and
 /// [`encode_s_hat`] (lines 19 and 20).
-pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8; 32]) -> (PkeEncryptionKey, [Poly; MAX_K]) {
+pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
+    d: &[u8; 32],
+    ek: &mut PkeEncryptionKey,
+    s_hat: &mut [Poly; MAX_K],
+) {
     // (rho, sigma) = G(d || k)
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
     // s and e: 2k polynomials from PRF_eta1(sigma, 0..2k), run side by side.
@@ -72,19 +83,14 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8; 32]) -> (PkeEncryptionKe
     let etas = [P::ETA1; 2 * MAX_K];
     sample_poly_cbd_prf::<B>(&sigma, 0, &etas[..2 * P::K], &mut se[..2 * P::K]);
     sigma.zeroize();
-    let mut s_hat = [Poly::ZERO; MAX_K];
-    let mut e_hat = [Poly::ZERO; MAX_K];
-    s_hat[..P::K].copy_from_slice(&se[..P::K]);
-    e_hat[..P::K].copy_from_slice(&se[P::K..2 * P::K]);
-    se.zeroize();
-    for p in s_hat.iter_mut().take(P::K) {
+    let (s, e_hat) = se.split_at_mut(P::K);
+    let e_hat = &mut e_hat[..P::K];
+    for p in s.iter_mut().chain(e_hat.iter_mut()) {
         p.ntt::<B>();
     }
-    for p in e_hat.iter_mut().take(P::K) {
-        p.ntt::<B>();
-    }
+    s_hat[..P::K].copy_from_slice(s);
 
-    let mut ek = PkeEncryptionKey::new::<P, B>([Poly::ZERO; MAX_K], rho);
+    ek.expand::<P, B>(&rho);
     // t_hat = A_hat o s_hat + e_hat
     for i in 0..P::K {
         let mut t = inner_product_ntt::<B>(ek.a_hat[i].iter().take(P::K), &s_hat[..P::K]);
@@ -95,11 +101,12 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8; 32]) -> (PkeEncryptionKe
         t.freeze::<B>();
         ek.t_hat[i] = t;
     }
-    e_hat.zeroize();
+    for p in se.iter_mut().take(2 * P::K) {
+        p.zeroize();
+    }
     for s in s_hat.iter_mut().take(P::K) {
         s.freeze::<B>();
     }
-    (ek, s_hat)
 }
 
 /// FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), writing c = c1 || c2 into `c` of

@@ -7,8 +7,16 @@ use crate::backend::Ops;
 use crate::params::{MAX_K, N};
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Zeroize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Poly(pub(crate) [i16; N]);
+
+impl Zeroize for Poly {
+    /// Clears the coefficients with [`pqlab_arith::wipe`] (vector stores, not one volatile
+    /// store per coefficient).
+    fn zeroize(&mut self) {
+        pqlab_arith::wipe::wipe(&mut self.0);
+    }
+}
 
 impl Default for Poly {
     fn default() -> Self {

@@ -1,10 +1,10 @@
 //! Sampling algorithms (FIPS 203, Section 4.2.2: Algorithms 7 and 8), over the kernels of the
 //! selected back end; the independent SHAKE streams run side by side in Keccak lanes.
 
+use pqlab_arith::wipe::wipe;
 #[cfg(test)]
 use pqlab_keccak::Shake128;
 use pqlab_keccak::{Shake128X, Shake256X, lane_batches};
-use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::{MAX_K, N};
@@ -92,11 +92,11 @@ pub(crate) fn sample_poly_cbd_prf<B: Ops>(s: &[u8; 32], b0: u8, etas: &[usize], 
                 buf[..136].copy_from_slice(&blocks[0][t]);
                 buf[136..].copy_from_slice(&blocks[1][t]);
                 B::sample_poly_cbd(eta, &buf[..64 * eta], &mut out[first + t].0);
-                buf.zeroize();
+                wipe(&mut buf);
             }
         }
-        seeds.zeroize();
-        blocks.zeroize();
+        wipe(seeds.as_flattened_mut());
+        wipe(blocks.as_flattened_mut().as_flattened_mut());
     }
 }
 

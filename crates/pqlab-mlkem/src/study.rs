@@ -92,7 +92,9 @@ pub fn key_gen_internal<P: ParameterSet>(
     d: &[u8; 32],
     z: &[u8; 32],
 ) -> DecapsulationKey<P> {
-    with_strategy!(strategy, S => kem::key_gen_internal_with::<P, S>(d, z))
+    let mut dk = DecapsulationKey::empty();
+    with_strategy!(strategy, S => kem::key_gen_internal_with::<P, S>(d, z, &mut dk));
+    dk
 }
 
 /// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m) with the NTTs under `strategy`.

@@ -30,7 +30,7 @@ impl Ops for Portable {
             arith::multiply_ntts_acc(&mut acc, x, y);
         }
         arith::reduce_acc(out, &acc);
-        zeroize::Zeroize::zeroize(&mut acc);
+        pqlab_arith::wipe::wipe(&mut acc);
     }
 
     fn to_mont(f: &mut Coeffs) {
@@ -74,7 +74,7 @@ impl Ops for Portable {
         let mut c = [0i16; 256];
         compress_poly(f, d, &mut c);
         byte_encode(&c, d, out);
-        zeroize::Zeroize::zeroize(&mut c);
+        pqlab_arith::wipe::wipe(&mut c);
     }
 
     fn decode_decompress(d: u32, b: &[u8], f: &mut Coeffs) {
