@@ -5,26 +5,32 @@ pub mod falcon;
 
 use core::marker::PhantomData;
 
-use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87, Signature, SigningKey, VerifyingKey};
+use pqlab_mldsa::{
+    ExpandedSigningKey, MlDsa44, MlDsa65, MlDsa87, Signature, SigningKey, VerifyingKey,
+};
 use pqlab_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024};
 
 use crate::LabError;
 use crate::registry::{
-    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, Kind, SignatureImpl, Signer,
+    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, Kind, Op, SignatureImpl, Signer,
     Verifier,
 };
 
 /// The implementation name of pqlab's own code in reports.
 pub const PQLAB: &str = "pqlab";
 
-/// ML-DSA parameter set `P` of `pqlab-mldsa` under its command-line name.
-pub struct MlDsa<P>(&'static str, PhantomData<P>);
+/// ML-DSA parameter set `P` of `pqlab-mldsa` under its command-line name; when the flag is
+/// set, the `expanded key` variant (signing only, with an [`ExpandedSigningKey`]).
+pub struct MlDsa<P>(&'static str, bool, PhantomData<P>);
 /// ML-KEM parameter set `P` of `pqlab-mlkem` under its command-line name.
 pub struct MlKem<P>(&'static str, PhantomData<P>);
 
-static ML_DSA_44: MlDsa<MlDsa44> = MlDsa("ml-dsa-44", PhantomData);
-static ML_DSA_65: MlDsa<MlDsa65> = MlDsa("ml-dsa-65", PhantomData);
-static ML_DSA_87: MlDsa<MlDsa87> = MlDsa("ml-dsa-87", PhantomData);
+static ML_DSA_44: MlDsa<MlDsa44> = MlDsa("ml-dsa-44", false, PhantomData);
+static ML_DSA_44_EXPANDED: MlDsa<MlDsa44> = MlDsa("ml-dsa-44", true, PhantomData);
+static ML_DSA_65: MlDsa<MlDsa65> = MlDsa("ml-dsa-65", false, PhantomData);
+static ML_DSA_65_EXPANDED: MlDsa<MlDsa65> = MlDsa("ml-dsa-65", true, PhantomData);
+static ML_DSA_87: MlDsa<MlDsa87> = MlDsa("ml-dsa-87", false, PhantomData);
+static ML_DSA_87_EXPANDED: MlDsa<MlDsa87> = MlDsa("ml-dsa-87", true, PhantomData);
 static FALCON_512: falcon::Falcon<512> = falcon::Falcon::plain("falcon-512");
 static FALCON_512_EXPANDED: falcon::Falcon<512> = falcon::Falcon::expanded("falcon-512");
 static FALCON_1024: falcon::Falcon<1024> = falcon::Falcon::plain("falcon-1024");
@@ -36,8 +42,11 @@ static ML_KEM_1024: MlKem<MlKem1024> = MlKem("ml-kem-1024", PhantomData);
 /// pqlab's entries, in report order (a variant after its plain entry).
 pub(crate) static ENTRIES: &[Entry] = &[
     Entry::Signature(&ML_DSA_44),
+    Entry::Signature(&ML_DSA_44_EXPANDED),
     Entry::Signature(&ML_DSA_65),
+    Entry::Signature(&ML_DSA_65_EXPANDED),
     Entry::Signature(&ML_DSA_87),
+    Entry::Signature(&ML_DSA_87_EXPANDED),
     Entry::Signature(&FALCON_512),
     Entry::Signature(&FALCON_512_EXPANDED),
     Entry::Signature(&FALCON_1024),
@@ -74,9 +83,20 @@ impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
     }
 
     fn signer(&self, secret: &[u8]) -> Result<Box<dyn Signer>, LabError> {
-        Ok(Box::new(
-            SigningKey::<P>::from_expanded(secret).map_err(lib_err)?,
-        ))
+        let sk = SigningKey::<P>::from_expanded(secret).map_err(lib_err)?;
+        if self.1 {
+            Ok(Box::new(ExpandedSigningKey::new(sk)))
+        } else {
+            Ok(Box::new(sk))
+        }
+    }
+
+    fn variant(&self) -> Option<&'static str> {
+        self.1.then_some(falcon::EXPANDED_VARIANT)
+    }
+
+    fn measures(&self, op: Op) -> bool {
+        !self.1 || op == Op::Sign
     }
 
     fn verifier(&self, public: &[u8]) -> Result<Box<dyn Verifier>, LabError> {
@@ -93,6 +113,19 @@ impl<P: pqlab_mldsa::ParameterSet> Signer for SigningKey<P> {
 
     fn sign_counting(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<Option<u32>, LabError> {
         let (sig, loops) = SigningKey::sign_counted(self, msg, &[]).map_err(lib_err)?;
+        out.clear();
+        out.extend_from_slice(sig.as_bytes());
+        Ok(Some(loops))
+    }
+}
+
+impl<P: pqlab_mldsa::ParameterSet> Signer for ExpandedSigningKey<P> {
+    fn sign(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<(), LabError> {
+        self.sign_counting(msg, out).map(|_| ())
+    }
+
+    fn sign_counting(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<Option<u32>, LabError> {
+        let (sig, loops) = ExpandedSigningKey::sign_counted(self, msg, &[]).map_err(lib_err)?;
         out.clear();
         out.extend_from_slice(sig.as_bytes());
         Ok(Some(loops))

@@ -54,7 +54,7 @@ impl<P: ParameterSet> Eq for Signature<P> {}
 
 /// Reads 32 fresh bytes from the operating system.
 #[cfg(feature = "getrandom")]
-fn os_random_32() -> Result<[u8; 32], Error> {
+pub(crate) fn os_random_32() -> Result<[u8; 32], Error> {
     let mut b = [0u8; 32];
     getrandom::fill(&mut b).map_err(|_| Error::Randomness)?;
     Ok(b)

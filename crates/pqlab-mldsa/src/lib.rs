@@ -6,6 +6,8 @@
 //!   (Algorithms 1 and 6), import of the expanded encoding (Algorithm 25), hedged or
 //!   deterministic signing with a context (Algorithm 2), HashML-DSA (Algorithm 4), the internal
 //!   interface (Algorithm 7) and external mu.
+//! * [`ExpandedSigningKey`]: a signing key with the per-key part of signing (ExpandA and the
+//!   NTTs of the secrets) done once, for signers of many messages.
 //! * [`VerifyingKey`]: verification (Algorithms 3, 5 and 8) and external mu.
 //! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or
 //!   division depends on secret data outside the rejection loops the standard prescribes.
@@ -17,6 +19,7 @@ extern crate std;
 mod backend;
 mod encode;
 mod error;
+mod expanded;
 mod keygen;
 mod keys;
 mod mu;
@@ -31,6 +34,7 @@ pub mod study;
 mod verify;
 
 pub use error::Error;
+pub use expanded::ExpandedSigningKey;
 pub use keys::{Signature, SignatureBytes, SigningKey, VerifyingKey};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::{HashAlg, MAX_DIGEST_LEN};

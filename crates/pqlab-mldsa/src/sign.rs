@@ -60,27 +60,64 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     dispatch!(B => sign_mu_with::<P, B>(sk, mu, rnd))
 }
 
+/// The per-key part of signing (FIPS 204, Algorithm 7 lines 2 to 5): the NTT forms of s1, s2
+/// and t0 and A_hat = ExpandA(rho), on the kernels of one back end. The secrets are zeroized
+/// on drop; A_hat is public.
+pub(crate) struct Prepared {
+    a_hat: [[Poly; MAX_L]; MAX_K],
+    secrets: SecretsHat,
+}
+
+impl Prepared {
+    /// Lines 2 to 5 for `sk` on the kernels of `B`, into `self`.
+    fn prepare<P: ParameterSet, B: Ops>(&mut self, sk: &SigningKey<P>) {
+        let st = &mut self.secrets;
+        st.s1_hat = sk.s1;
+        st.s2_hat = sk.s2;
+        st.t0_hat = sk.t0;
+        for p in st.s1_hat.iter_mut().take(P::L) {
+            p.ntt::<B>();
+        }
+        for i in 0..P::K {
+            st.s2_hat[i].ntt::<B>();
+            st.t0_hat[i].ntt::<B>();
+        }
+        expand_a::<B>(&sk.rho, P::K, P::L, &mut self.a_hat);
+    }
+
+    /// The prepared form of `sk` on the kernels of `B`.
+    pub(crate) fn new<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> Self {
+        let mut prepared = Self {
+            a_hat: [[Poly::ZERO; MAX_L]; MAX_K],
+            secrets: SecretsHat {
+                s1_hat: [Poly::ZERO; MAX_L],
+                s2_hat: [Poly::ZERO; MAX_K],
+                t0_hat: [Poly::ZERO; MAX_K],
+            },
+        };
+        prepared.prepare::<P, B>(sk);
+        prepared
+    }
+}
+
 /// [`sign_mu`] on the kernels of `B`.
 pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    // Lines 2 to 5: the NTT-domain secrets and A_hat = ExpandA(rho).
-    let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
-    let mut st = SecretsHat {
-        s1_hat: sk.s1,
-        s2_hat: sk.s2,
-        t0_hat: sk.t0,
-    };
-    for p in st.s1_hat.iter_mut().take(P::L) {
-        p.ntt::<B>();
-    }
-    for i in 0..P::K {
-        st.s2_hat[i].ntt::<B>();
-        st.t0_hat[i].ntt::<B>();
-    }
-    expand_a::<B>(&sk.rho, P::K, P::L, &mut a_hat);
+    sign_prepared::<P, B>(sk, &Prepared::new::<P, B>(sk), mu, rnd)
+}
+
+/// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done beforehand (`prep`, made by
+/// [`Prepared::new`] from `sk` on the same back end `B`).
+pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: &Prepared,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+) -> (Signature<P>, u32) {
+    let (a_hat, st) = (&prep.a_hat, &prep.secrets);
 
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];

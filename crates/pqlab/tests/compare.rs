@@ -185,10 +185,11 @@ fn quick_json_follows_the_schema_and_covers_everything() {
                 .flat_map(|a| ["keygen", "encaps", "decaps"].map(|o| (*a, o))),
         )
         .collect();
-    // One more row per Falcon degree: signing with an expanded key.
-    let expanded = FALCONS.len();
+    // One more row per signature parameter set (ML-DSA and Falcon): signing with an expanded
+    // key.
+    let expanded = SIGS.len() + FALCONS.len();
     assert_eq!(results.len(), expected.len() + expanded);
-    for alg in FALCONS.into_iter().take(expanded) {
+    for alg in SIGS.into_iter().chain(FALCONS) {
         let r = results
             .iter()
             .find(|r| r["alg"] == alg && r["variant"] == "expanded key")
@@ -276,12 +277,18 @@ fn a_subset_runs_only_what_was_asked() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let results = v["results"].as_array().unwrap();
-    assert_eq!(results.len(), 4);
+    // Plain sign and verify at two lengths, and the expanded-key variant's signing at both.
+    assert_eq!(results.len(), 6);
     for r in results {
         assert_eq!(r["alg"], "ml-dsa-65");
         assert!(r["op"] == "sign" || r["op"] == "verify");
         assert!(r["msg_len"] == 32 || r["msg_len"] == 1024);
+        if r["variant"] == "expanded key" {
+            assert_eq!(r["op"], "sign");
+        }
     }
+    let variants = results.iter().filter(|r| r["variant"] == "expanded key");
+    assert_eq!(variants.count(), 2);
 }
 
 /// The Chromium binary, if there is one.

@@ -104,10 +104,15 @@ pub(crate) trait Ops {
 }
 
 /// Runs `$body` with the type `$B` naming the kernels of the back end selected for this call
-/// (`pqlab_backend::selected()`, read once).
+/// (`pqlab_backend::selected()`, read once), or of a given back end (`on backend, B => ...`).
 macro_rules! dispatch {
-    ($B:ident => $body:expr) => {{
-        match pqlab_backend::selected() {
+    ($B:ident => $body:expr) => {
+        $crate::backend::dispatch!(on pqlab_backend::selected(), $B => $body)
+    };
+    // On a back end chosen earlier by `selected()` (so available on this machine), e.g. the
+    // one a precomputed key was made with.
+    (on $backend:expr, $B:ident => $body:expr) => {{
+        match $backend {
             #[cfg(target_arch = "x86_64")]
             pqlab_backend::Backend::Avx512 => {
                 type $B = $crate::backend::avx512::Avx512;
