@@ -10,7 +10,7 @@ use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
 use crate::poly::{Poly, matrix_vector_ntt};
 use crate::sample::{expand_a, expand_mask, sample_in_ball};
 
-/// The NTT-domain secrets of one signing call, zeroized on drop.
+/// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.
 #[derive(Zeroize)]
 #[zeroize(drop)]
 struct SecretsHat {
@@ -85,16 +85,21 @@ impl Prepared {
         expand_a::<B>(&sk.rho, P::K, P::L, &mut self.a_hat);
     }
 
-    /// The prepared form of `sk` on the kernels of `B`.
-    pub(crate) fn new<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> Self {
-        let mut prepared = Self {
+    /// All zero, to be filled in place by [`Prepared::prepare`] (the value is 80 KiB).
+    fn empty() -> Self {
+        Self {
             a_hat: [[Poly::ZERO; MAX_L]; MAX_K],
             secrets: SecretsHat {
                 s1_hat: [Poly::ZERO; MAX_L],
                 s2_hat: [Poly::ZERO; MAX_K],
                 t0_hat: [Poly::ZERO; MAX_K],
             },
-        };
+        }
+    }
+
+    /// The prepared form of `sk` on the kernels of `B`.
+    pub(crate) fn new<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> Self {
+        let mut prepared = Self::empty();
         prepared.prepare::<P, B>(sk);
         prepared
     }
@@ -106,7 +111,10 @@ pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    sign_prepared::<P, B>(sk, &Prepared::new::<P, B>(sk), mu, rnd)
+    // Filled where it lies, not returned by value: one 80 KiB value on the stack, not two.
+    let mut prep = Prepared::empty();
+    prep.prepare::<P, B>(sk);
+    sign_prepared::<P, B>(sk, &prep, mu, rnd)
 }
 
 /// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done beforehand (`prep`, made by
