@@ -274,8 +274,8 @@ pub(crate) fn sig_encode<P: ParameterSet, B: Ops>(
 /// malformed (⊥). The c_tilde part is the first [`ParameterSet::C_TILDE_LEN`] bytes of `sig`.
 pub(crate) fn sig_decode<P: ParameterSet, B: Ops>(
     sig: &[u8],
-    z: &mut [Poly; MAX_L],
-    h: &mut [Poly; MAX_K],
+    z: &mut [Poly],
+    h: &mut [Poly],
 ) -> bool {
     let z_len = 32 * P::GAMMA1_BITS;
     let rest = &sig[P::C_TILDE_LEN..];

@@ -2,6 +2,8 @@
 
 use core::fmt::Debug;
 
+use crate::poly::{Poly, Polys};
+
 pub use pqlab_arith::bytes::ByteArray;
 
 /// The modulus q = 2^23 - 2^13 + 1.
@@ -62,6 +64,17 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     type SkBytes: ByteArray;
     /// The signature's bytes.
     type SigBytes: ByteArray;
+
+    /// k polynomials (a vector of R_q^k: s2, t0, w, h ...). Working storage of the
+    /// implementation, sized per set rather than for the largest one.
+    #[doc(hidden)]
+    type VecK: Polys;
+    /// l polynomials (a vector of R_q^l: s1, y, z).
+    #[doc(hidden)]
+    type VecL: Polys;
+    /// k l polynomials (the matrix A_hat, row-major: entry (r, s) at index r l + s).
+    #[doc(hidden)]
+    type Matrix: Polys;
 }
 
 /// ML-DSA-44 (security category 2).
@@ -82,6 +95,9 @@ impl ParameterSet for MlDsa44 {
     type PkBytes = [u8; 1312];
     type SkBytes = [u8; 2560];
     type SigBytes = [u8; 2420];
+    type VecK = [Poly; 4];
+    type VecL = [Poly; 4];
+    type Matrix = [Poly; 16];
 }
 
 /// ML-DSA-65 (security category 3).
@@ -102,6 +118,9 @@ impl ParameterSet for MlDsa65 {
     type PkBytes = [u8; 1952];
     type SkBytes = [u8; 4032];
     type SigBytes = [u8; 3309];
+    type VecK = [Poly; 6];
+    type VecL = [Poly; 5];
+    type Matrix = [Poly; 30];
 }
 
 /// ML-DSA-87 (security category 5).
@@ -122,6 +141,9 @@ impl ParameterSet for MlDsa87 {
     type PkBytes = [u8; 2592];
     type SkBytes = [u8; 4896];
     type SigBytes = [u8; 4627];
+    type VecK = [Poly; 8];
+    type VecL = [Poly; 7];
+    type Matrix = [Poly; 56];
 }
 
 #[cfg(test)]
@@ -136,6 +158,9 @@ mod tests {
         assert_eq!(size_of::<P::SkBytes>(), P::SK_LEN);
         assert_eq!(size_of::<P::SigBytes>(), P::SIG_LEN);
         assert!(P::K <= MAX_K && P::L <= MAX_L);
+        assert_eq!(P::VecK::ZERO.as_ref().len(), P::K);
+        assert_eq!(P::VecL::ZERO.as_ref().len(), P::L);
+        assert_eq!(P::Matrix::ZERO.as_ref().len(), P::K * P::L);
     }
 
     #[test]

@@ -7,8 +7,20 @@ use crate::backend::Ops;
 use crate::params::MAX_L;
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
+/// (`pub` only so that [`Polys`] can name it in [`crate::ParameterSet`]; the module is private.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Poly(pub(crate) [i32; 256]);
+pub struct Poly(pub(crate) [i32; 256]);
+
+/// A fixed number of polynomials (`[Poly; N]`): storage sized for one parameter set (its k,
+/// l or k l polynomials) instead of the largest one, named by [`crate::ParameterSet`].
+pub trait Polys: AsRef<[Poly]> + AsMut<[Poly]> + Clone + Zeroize + Send + Sync + 'static {
+    /// Every polynomial zero.
+    const ZERO: Self;
+}
+
+impl<const N: usize> Polys for [Poly; N] {
+    const ZERO: Self = [Poly::ZERO; N];
+}
 
 impl Zeroize for Poly {
     /// Clears the coefficients with [`pqlab_arith::wipe`] (vector stores, not one volatile
@@ -99,8 +111,8 @@ pub(crate) fn row_times_vector<B: Ops>(out: &mut Poly, row: &[Poly], v_hat: &[Po
 /// NTT-domain matrix-vector product: out\[i\] = sum_j a_hat\[i\]\[j\] o v_hat\[j\] * 2^-32
 /// (FIPS 204, Algorithm 48: MatrixVectorNTT), for the first `out.len()` rows and
 /// `v_hat.len()` columns.
-pub(crate) fn matrix_vector_ntt<B: Ops>(out: &mut [Poly], a_hat: &[[Poly; MAX_L]], v_hat: &[Poly]) {
-    for (o, row) in out.iter_mut().zip(a_hat) {
+pub(crate) fn matrix_vector_ntt<B: Ops>(out: &mut [Poly], a_hat: &[Poly], v_hat: &[Poly]) {
+    for (o, row) in out.iter_mut().zip(a_hat.chunks_exact(v_hat.len())) {
         row_times_vector::<B>(o, row, v_hat);
     }
 }

@@ -6,7 +6,7 @@ use pqlab_keccak::Shake128;
 use pqlab_keccak::{Shake128X, Shake256, Shake256X, lane_batches};
 
 use crate::backend::Ops;
-use crate::params::{MAX_K, MAX_L, ParameterSet};
+use crate::params::{MAX_L, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
@@ -96,13 +96,8 @@ pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly
 
 /// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. Public
 /// data.
-pub(crate) fn expand_a<B: Ops>(
-    rho: &[u8; 32],
-    k: usize,
-    l: usize,
-    a_hat: &mut [[Poly; MAX_L]; MAX_K],
-) {
-    expand_a_each::<B>(rho, k, l, |r, s, a| a_hat[r][s] = *a);
+pub(crate) fn expand_a<B: Ops>(rho: &[u8; 32], k: usize, l: usize, a_hat: &mut [Poly]) {
+    expand_a_each::<B>(rho, k, l, |r, s, a| a_hat[r * l + s] = *a);
 }
 
 /// FIPS 204, Algorithm 32: ExpandA(rho), streamed: `f(r, s, A_hat[r][s])` for the first `k`
@@ -226,19 +221,22 @@ mod tests {
     use crate::backend::portable::Portable;
     use crate::encode::bit_unpack;
     use crate::params::{MlDsa44, MlDsa65, MlDsa87};
+    use crate::poly::Polys;
 
     fn lanes_equal_one_stream_at_a_time<P: ParameterSet>() {
         let rho = [3u8; 32];
-        let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
-        expand_a::<Portable>(&rho, P::K, P::L, &mut a_hat);
+        let mut a_hat = P::Matrix::ZERO;
+        let a_hat = a_hat.as_mut();
+        expand_a::<Portable>(&rho, P::K, P::L, a_hat);
         for r in 0..P::K {
             for s in 0..P::L {
-                assert_eq!(a_hat[r][s], expand_a_entry::<Portable>(&rho, r, s));
+                assert_eq!(a_hat[r * P::L + s], expand_a_entry::<Portable>(&rho, r, s));
             }
         }
         let rho_prime = [7u8; 64];
-        let (mut s1, mut s2) = ([Poly::ZERO; MAX_L], [Poly::ZERO; MAX_K]);
-        expand_s::<P, Portable>(&rho_prime, &mut s1, &mut s2);
+        let (mut s1, mut s2) = (P::VecL::ZERO, P::VecK::ZERO);
+        let (s1, s2) = (s1.as_mut(), s2.as_mut());
+        expand_s::<P, Portable>(&rho_prime, s1, s2);
         for r in 0..P::L + P::K {
             let mut seed = [0u8; 66];
             seed[..64].copy_from_slice(&rho_prime);

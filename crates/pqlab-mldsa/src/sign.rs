@@ -6,17 +6,17 @@ use zeroize::Zeroize;
 use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_encode, w1_encode};
 use crate::keys::{Signature, SigningKey};
-use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
-use crate::poly::{Poly, matrix_vector_ntt};
+use crate::params::{ByteArray, ParameterSet};
+use crate::poly::{Poly, Polys, matrix_vector_ntt};
 use crate::sample::{expand_a, expand_mask, sample_in_ball};
 
 /// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.
 #[derive(Zeroize)]
 #[zeroize(drop)]
-struct SecretsHat {
-    s1_hat: [Poly; MAX_L],
-    s2_hat: [Poly; MAX_K],
-    t0_hat: [Poly; MAX_K],
+struct SecretsHat<P: ParameterSet> {
+    s1_hat: P::VecL,
+    s2_hat: P::VecK,
+    t0_hat: P::VecK,
 }
 
 /// Largest w1Encode output: k * 32 * bitlen((q - 1) / (2 gamma2) - 1) over all sets.
@@ -61,46 +61,48 @@ pub(crate) fn sign_mu<P: ParameterSet>(
 }
 
 /// The per-key part of signing (FIPS 204, Algorithm 7 lines 2 to 5): the NTT forms of s1, s2
-/// and t0 and A_hat = ExpandA(rho), on the kernels of one back end. The secrets are zeroized
-/// on drop; A_hat is public.
-pub(crate) struct Prepared {
-    a_hat: [[Poly; MAX_L]; MAX_K],
-    secrets: SecretsHat,
+/// and t0 and A_hat = ExpandA(rho), on the kernels of one back end, sized for the parameter set
+/// (k l + l + 2 k polynomials: 28 KiB for ML-DSA-44, 79 KiB for ML-DSA-87). The secrets are
+/// zeroized on drop; A_hat is public.
+pub(crate) struct Prepared<P: ParameterSet> {
+    a_hat: P::Matrix,
+    secrets: SecretsHat<P>,
 }
 
-impl Prepared {
+impl<P: ParameterSet> Prepared<P> {
     /// Lines 2 to 5 for `sk` on the kernels of `B`, into `self`.
-    fn prepare<P: ParameterSet, B: Ops>(&mut self, sk: &SigningKey<P>) {
+    fn prepare<B: Ops>(&mut self, sk: &SigningKey<P>) {
         let st = &mut self.secrets;
-        st.s1_hat = sk.s1;
-        st.s2_hat = sk.s2;
-        st.t0_hat = sk.t0;
-        for p in st.s1_hat.iter_mut().take(P::L) {
+        let (s1_hat, s2_hat, t0_hat) = (st.s1_hat.as_mut(), st.s2_hat.as_mut(), st.t0_hat.as_mut());
+        s1_hat.copy_from_slice(&sk.s1[..P::L]);
+        s2_hat.copy_from_slice(&sk.s2[..P::K]);
+        t0_hat.copy_from_slice(&sk.t0[..P::K]);
+        for p in s1_hat.iter_mut() {
             p.ntt::<B>();
         }
-        for i in 0..P::K {
-            st.s2_hat[i].ntt::<B>();
-            st.t0_hat[i].ntt::<B>();
+        for (s2, t0) in s2_hat.iter_mut().zip(t0_hat.iter_mut()) {
+            s2.ntt::<B>();
+            t0.ntt::<B>();
         }
-        expand_a::<B>(&sk.rho, P::K, P::L, &mut self.a_hat);
+        expand_a::<B>(&sk.rho, P::K, P::L, self.a_hat.as_mut());
     }
 
-    /// All zero, to be filled in place by [`Prepared::prepare`] (the value is 80 KiB).
+    /// All zero, to be filled in place by [`Prepared::prepare`].
     fn empty() -> Self {
         Self {
-            a_hat: [[Poly::ZERO; MAX_L]; MAX_K],
+            a_hat: P::Matrix::ZERO,
             secrets: SecretsHat {
-                s1_hat: [Poly::ZERO; MAX_L],
-                s2_hat: [Poly::ZERO; MAX_K],
-                t0_hat: [Poly::ZERO; MAX_K],
+                s1_hat: P::VecL::ZERO,
+                s2_hat: P::VecK::ZERO,
+                t0_hat: P::VecK::ZERO,
             },
         }
     }
 
     /// The prepared form of `sk` on the kernels of `B`.
-    pub(crate) fn new<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> Self {
+    pub(crate) fn new<B: Ops>(sk: &SigningKey<P>) -> Self {
         let mut prepared = Self::empty();
-        prepared.prepare::<P, B>(sk);
+        prepared.prepare::<B>(sk);
         prepared
     }
 }
@@ -111,9 +113,9 @@ pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    // Filled where it lies, not returned by value: one 80 KiB value on the stack, not two.
-    let mut prep = Prepared::empty();
-    prep.prepare::<P, B>(sk);
+    // Filled where it lies, not returned by value.
+    let mut prep = Prepared::<P>::empty();
+    prep.prepare::<B>(sk);
     sign_prepared::<P, B>(sk, &prep, mu, rnd)
 }
 
@@ -121,23 +123,27 @@ pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
 /// [`Prepared::new`] from `sk` on the same back end `B`).
 pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
-    prep: &Prepared,
+    prep: &Prepared<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    let (a_hat, st) = (&prep.a_hat, &prep.secrets);
+    let a_hat = prep.a_hat.as_ref();
+    let (s1_hat, s2_hat, t0_hat) = (
+        prep.secrets.s1_hat.as_ref(),
+        prep.secrets.s2_hat.as_ref(),
+        prep.secrets.t0_hat.as_ref(),
+    );
 
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];
     Shake256::digest_parts(&[&sk.key, rnd, mu], &mut rho_pp);
 
-    let mut y = [Poly::ZERO; MAX_L];
-    let mut z = [Poly::ZERO; MAX_L];
-    let mut w = [Poly::ZERO; MAX_K];
-    let mut w1 = [Poly::ZERO; MAX_K];
-    let mut w0 = [Poly::ZERO; MAX_K];
-    let mut cs = [Poly::ZERO; MAX_K];
-    let mut h = [Poly::ZERO; MAX_K];
+    let (mut y_store, mut z_store) = (P::VecL::ZERO, P::VecL::ZERO);
+    let (mut w_store, mut w1_store, mut w0_store) = (P::VecK::ZERO, P::VecK::ZERO, P::VecK::ZERO);
+    let (mut cs_store, mut h_store) = (P::VecK::ZERO, P::VecK::ZERO);
+    let (y, z) = (y_store.as_mut(), z_store.as_mut());
+    let (w, w1, w0) = (w_store.as_mut(), w1_store.as_mut(), w0_store.as_mut());
+    let (cs, h) = (cs_store.as_mut(), h_store.as_mut());
     let mut c_tilde = [0u8; 64];
     let mut w1_bytes = [0u8; MAX_W1_LEN];
     let mut kappa: u16 = 0;
@@ -145,16 +151,16 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
 
     loop {
         // Line 11: y = ExpandMask(rho'', kappa).
-        expand_mask::<P, B>(&rho_pp, kappa, &mut y);
+        expand_mask::<P, B>(&rho_pp, kappa, y);
         kappa = kappa.wrapping_add(l as u16);
 
         // Line 12: w = NTT^-1(A_hat o NTT(y)).
-        z[..l].copy_from_slice(&y[..l]);
-        for p in z.iter_mut().take(l) {
+        z.copy_from_slice(y);
+        for p in z.iter_mut() {
             p.ntt::<B>();
         }
-        matrix_vector_ntt::<B>(&mut w[..k], &a_hat[..k], &z[..l]);
-        for p in w.iter_mut().take(k) {
+        matrix_vector_ntt::<B>(w, a_hat, z);
+        for p in w.iter_mut() {
             p.reduce::<B>();
             p.inv_ntt_to_mont::<B>();
             p.caddq::<B>();
@@ -171,7 +177,7 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
         c_hat.ntt::<B>();
 
         // Lines 19 to 21: z = y + <<c s1>>, rejected if ||z|| >= gamma1 - beta.
-        c_times::<B>(&c_hat, &st.s1_hat[..l], &mut z[..l]);
+        c_times::<B>(&c_hat, s1_hat, &mut z[..l]);
         let mut reject = false;
         for i in 0..l {
             z[i].add_assign(&y[i]);
@@ -184,7 +190,7 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
 
         // Lines 20 and 23: r0 = LowBits(w - <<c s2>>) = w0 - c s2 when the high bits do not move,
         // rejected if ||r0|| >= gamma2 - beta.
-        c_times::<B>(&c_hat, &st.s2_hat[..k], &mut cs[..k]);
+        c_times::<B>(&c_hat, s2_hat, &mut cs[..k]);
         for i in 0..k {
             w0[i].sub_assign(&cs[i]);
             w0[i].reduce::<B>();
@@ -196,7 +202,7 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
 
         // Lines 25 to 28: <<c t0>>, h = MakeHint(-<<c t0>>, w - <<c s2>> + <<c t0>>), rejected if
         // ||c t0|| >= gamma2 or h has more than omega ones.
-        c_times::<B>(&c_hat, &st.t0_hat[..k], &mut cs[..k]);
+        c_times::<B>(&c_hat, t0_hat, &mut cs[..k]);
         for i in 0..k {
             cs[i].reduce::<B>();
             reject |= cs[i].norm_exceeds::<B>(P::GAMMA2);
@@ -218,12 +224,12 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
             encoded.as_mut(),
         );
         rho_pp.zeroize();
-        y.zeroize();
-        z.zeroize();
-        w.zeroize();
-        w0.zeroize();
-        w1.zeroize();
-        cs.zeroize();
+        y_store.zeroize();
+        z_store.zeroize();
+        w_store.zeroize();
+        w0_store.zeroize();
+        w1_store.zeroize();
+        cs_store.zeroize();
         return (Signature { encoded }, u32::from(kappa) / l as u32);
     }
 }

@@ -6,8 +6,8 @@ use subtle::ConstantTimeEq;
 use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
-use crate::params::{MAX_K, MAX_L, ParameterSet};
-use crate::poly::{Poly, row_times_vector};
+use crate::params::ParameterSet;
+use crate::poly::{Poly, Polys, row_times_vector};
 use crate::sample::{expand_a, sample_in_ball};
 
 /// Largest w1Encode output over all parameter sets.
@@ -32,9 +32,9 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     let (k, l) = (P::K, P::L);
 
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma); return false if h = ⊥.
-    let mut z = [Poly::ZERO; MAX_L];
-    let mut h = [Poly::ZERO; MAX_K];
-    if !sig_decode::<P, B>(sig, &mut z, &mut h) {
+    let (mut z_store, mut h_store) = (P::VecL::ZERO, P::VecK::ZERO);
+    let (z, h) = (z_store.as_mut(), h_store.as_mut());
+    if !sig_decode::<P, B>(sig, z, h) {
         return false;
     }
     let c_tilde = &sig[..P::C_TILDE_LEN];
@@ -58,11 +58,11 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     }
     let mut w1_bytes = [0u8; MAX_W1_LEN];
     let w1_len = 32 * P::W1_BITS;
-    let mut a_hat = [[Poly::ZERO; MAX_L]; MAX_K];
-    expand_a::<B>(&vk.rho, k, l, &mut a_hat);
+    let mut a_hat = P::Matrix::ZERO;
+    expand_a::<B>(&vk.rho, k, l, a_hat.as_mut());
     for i in 0..k {
         let mut w = Poly::ZERO;
-        row_times_vector::<B>(&mut w, &a_hat[i][..l], &z[..l]);
+        row_times_vector::<B>(&mut w, &a_hat.as_ref()[i * l..(i + 1) * l], z);
         let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat[i]);
         w.sub_assign(&ct1);
         w.reduce::<B>();
