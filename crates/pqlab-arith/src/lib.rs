@@ -17,8 +17,11 @@
 //! * [`wipe`]: fast, non-removable zeroing of secret buffers (the schemes' `Zeroize` impls).
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
+//! * [`array`]: [`FixedArray`](array::FixedArray), arrays of ring elements sized per parameter
+//!   set.
 #![no_std]
 
+pub mod array;
 pub mod bytes;
 pub mod ct;
 pub mod falcon;

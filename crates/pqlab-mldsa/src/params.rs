@@ -2,7 +2,10 @@
 
 use core::fmt::Debug;
 
-use crate::poly::{Poly, Polys};
+use pqlab_arith::array::FixedArray;
+use zeroize::Zeroize;
+
+use crate::poly::Poly;
 
 pub use pqlab_arith::bytes::ByteArray;
 
@@ -68,13 +71,13 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     /// k polynomials (a vector of R_q^k: s2, t0, w, h ...). Working storage of the
     /// implementation, sized per set rather than for the largest one.
     #[doc(hidden)]
-    type VecK: Polys;
+    type VecK: FixedArray<Poly> + Zeroize;
     /// l polynomials (a vector of R_q^l: s1, y, z).
     #[doc(hidden)]
-    type VecL: Polys;
+    type VecL: FixedArray<Poly> + Zeroize;
     /// k l polynomials (the matrix A_hat, row-major: entry (r, s) at index r l + s).
     #[doc(hidden)]
-    type Matrix: Polys;
+    type Matrix: FixedArray<Poly> + Zeroize;
 }
 
 /// ML-DSA-44 (security category 2).

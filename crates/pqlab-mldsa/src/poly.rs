@@ -1,26 +1,16 @@
 //! Polynomials of R_q = Z_q\[X\]/(X^256 + 1) and their vectors, over the kernels of the selected
 //! back end ([`crate::backend::Ops`]).
 
+use pqlab_arith::array::ConstZero;
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::MAX_L;
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
-/// (`pub` only so that [`Polys`] can name it in [`crate::ParameterSet`]; the module is private.)
+/// (`pub` only so that the storage types of in [`crate::ParameterSet`]; the module is private.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Poly(pub(crate) [i32; 256]);
-
-/// A fixed number of polynomials (`[Poly; N]`): storage sized for one parameter set (its k,
-/// l or k l polynomials) instead of the largest one, named by [`crate::ParameterSet`].
-pub trait Polys: AsRef<[Poly]> + AsMut<[Poly]> + Clone + Zeroize + Send + Sync + 'static {
-    /// Every polynomial zero.
-    const ZERO: Self;
-}
-
-impl<const N: usize> Polys for [Poly; N] {
-    const ZERO: Self = [Poly::ZERO; N];
-}
 
 impl Zeroize for Poly {
     /// Clears the coefficients with [`pqlab_arith::wipe`] (vector stores, not one volatile
@@ -28,6 +18,10 @@ impl Zeroize for Poly {
     fn zeroize(&mut self) {
         pqlab_arith::wipe::wipe(&mut self.0);
     }
+}
+
+impl ConstZero for Poly {
+    const ZERO: Self = Poly([0; 256]);
 }
 
 impl Default for Poly {

@@ -221,7 +221,7 @@ mod tests {
     use crate::backend::portable::Portable;
     use crate::encode::bit_unpack;
     use crate::params::{MlDsa44, MlDsa65, MlDsa87};
-    use crate::poly::Polys;
+    use pqlab_arith::array::FixedArray;
 
     fn lanes_equal_one_stream_at_a_time<P: ParameterSet>() {
         let rho = [3u8; 32];

@@ -1,5 +1,6 @@
 //! Signing (FIPS 204, Algorithm 7: ML-DSA.Sign_internal, from line 7 on: mu is given).
 
+use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
@@ -7,7 +8,7 @@ use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_encode, w1_encode};
 use crate::keys::{Signature, SigningKey};
 use crate::params::{ByteArray, ParameterSet};
-use crate::poly::{Poly, Polys, matrix_vector_ntt};
+use crate::poly::{Poly, matrix_vector_ntt};
 use crate::sample::{expand_a, expand_mask, sample_in_ball};
 
 /// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.

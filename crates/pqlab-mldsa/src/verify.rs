@@ -1,5 +1,6 @@
 //! Verification (FIPS 204, Algorithm 8: ML-DSA.Verify_internal, from line 7 on: mu is given).
 
+use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use subtle::ConstantTimeEq;
 
@@ -7,7 +8,7 @@ use crate::backend::{Ops, dispatch};
 use crate::encode::{sig_decode, w1_encode};
 use crate::keys::{Signature, VerifyingKey};
 use crate::params::ParameterSet;
-use crate::poly::{Poly, Polys, row_times_vector};
+use crate::poly::{Poly, row_times_vector};
 use crate::sample::{expand_a, sample_in_ball};
 
 /// Largest w1Encode output over all parameter sets.

@@ -10,8 +10,7 @@ use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
 use crate::kpke::{self, decode_s_hat};
-use crate::params::{ByteArray, MAX_K, ParameterSet};
-use crate::poly::Poly;
+use crate::params::{ByteArray, ParameterSet};
 
 /// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The decapsulation key keeps the seed
 /// d || z.
@@ -28,8 +27,8 @@ pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     z: &[u8; 32],
     dk: &mut DecapsulationKey<P>,
 ) {
-    kpke::key_gen::<P, B>(d, &mut dk.ek.pke, &mut dk.s_hat);
-    dk.ek.pke.encode::<P, B>(dk.ek.encoded.as_mut());
+    kpke::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
+    dk.ek.pke.encode::<B>(dk.ek.encoded.as_mut());
     dk.ek.h = h(dk.ek.encoded.as_ref());
     dk.seed[..32].copy_from_slice(d);
     dk.seed[32..].copy_from_slice(z);
@@ -77,7 +76,7 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
 ) -> SharedSecret {
     let c_bytes = c.encoded.as_ref();
     // m' = K-PKE.Decrypt(dk_PKE, c)
-    let mut m_prime = kpke::decrypt::<P, B>(&dk.s_hat, c_bytes);
+    let mut m_prime = kpke::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
     // (K', r') = G(m' || h)
     let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
     // K_bar = J(z || c)
@@ -116,19 +115,23 @@ fn check_encapsulation_key_with<P: ParameterSet, B: Ops>(
 ) -> Result<EncapsulationKey<P>, Error> {
     check_len("encapsulation key", bytes, P::EK_LEN)?;
     let (t_bytes, rho_bytes) = bytes.split_at(384 * P::K);
-    let mut t_hat = [Poly::ZERO; MAX_K];
-    for (t, chunk) in t_hat.iter_mut().zip(t_bytes.chunks_exact(384)) {
+    let mut ek = EncapsulationKey::<P>::empty();
+    for (t, chunk) in ek
+        .pke
+        .t_hat
+        .as_mut()
+        .iter_mut()
+        .zip(t_bytes.chunks_exact(384))
+    {
         if !B::byte_decode12_checked(chunk, &mut t.0) {
             return Err(Error::ModulusCheck);
         }
     }
     let mut rho = [0u8; 32];
     rho.copy_from_slice(rho_bytes);
-    let mut ek = EncapsulationKey::<P>::empty();
     ek.encoded.as_mut().copy_from_slice(bytes);
     ek.h = h_ek.unwrap_or_else(|| h(bytes));
-    ek.pke.t_hat = t_hat;
-    ek.pke.expand::<P, B>(&rho);
+    ek.pke.expand::<B>(&rho);
     Ok(ek)
 }
 
@@ -155,18 +158,10 @@ fn check_decapsulation_key_with<P: ParameterSet, B: Ops>(
     if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
         return Err(Error::HashCheck);
     }
-    let ek = check_encapsulation_key_with::<P, B>(ek_bytes, Some(h_ek))?;
-    let mut s_hat = decode_s_hat::<B>(dk_pke);
-    let mut seed = [0u8; 64];
-    seed[32..].copy_from_slice(z);
-    let dk = DecapsulationKey {
-        s_hat,
-        ek,
-        seed,
-        has_seed: false,
-    };
-    s_hat.zeroize();
-    seed.zeroize();
+    let mut dk = DecapsulationKey::<P>::empty();
+    dk.ek = check_encapsulation_key_with::<P, B>(ek_bytes, Some(h_ek))?;
+    decode_s_hat::<B>(dk_pke, dk.s_hat.as_mut());
+    dk.seed[32..].copy_from_slice(z);
     Ok(dk)
 }
 
@@ -184,7 +179,7 @@ fn encode_decapsulation_key_with<P: ParameterSet, B: Ops>(
     let (dk_pke, rest) = out.split_at_mut(384 * P::K);
     let (ek_bytes, rest) = rest.split_at_mut(P::EK_LEN);
     let (h_out, z_out) = rest.split_at_mut(32);
-    kpke::encode_s_hat::<B>(&dk.s_hat, dk_pke);
+    kpke::encode_s_hat::<B>(dk.s_hat.as_ref(), dk_pke);
     ek_bytes.copy_from_slice(dk.ek.encoded.as_ref());
     h_out.copy_from_slice(&dk.ek.h);
     z_out.copy_from_slice(dk.z());

@@ -1,13 +1,13 @@
 //! The key, ciphertext and shared-secret types and the external interface of FIPS 203,
 //! Section 7 (Algorithms 19, 20 and 21) with its input checks.
 
+use pqlab_arith::array::FixedArray;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::check_len;
 use crate::kpke::PkeEncryptionKey;
-use crate::params::{ByteArray, MAX_K, ParameterSet, SEED_LEN, SHARED_SECRET_LEN};
-use crate::poly::Poly;
+use crate::params::{ByteArray, ParameterSet, SEED_LEN, SHARED_SECRET_LEN};
 use crate::{Error, kem};
 
 /// An ML-KEM encapsulation key (FIPS 203: ek), checked and decoded: its encoding, H(ek) and the
@@ -17,7 +17,7 @@ pub struct EncapsulationKey<P: ParameterSet> {
     pub(crate) encoded: P::EkBytes,
     /// H(ek), computed once.
     pub(crate) h: [u8; 32],
-    pub(crate) pke: PkeEncryptionKey,
+    pub(crate) pke: PkeEncryptionKey<P>,
 }
 
 /// An ML-KEM decapsulation key (FIPS 203: dk), decoded, with its encapsulation key. It keeps the
@@ -26,7 +26,7 @@ pub struct EncapsulationKey<P: ParameterSet> {
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct DecapsulationKey<P: ParameterSet> {
     /// s_hat, coefficients in [0, q).
-    pub(crate) s_hat: [Poly; MAX_K],
+    pub(crate) s_hat: P::VecK,
     /// The embedded encapsulation key (public, so not zeroized).
     #[zeroize(skip)]
     pub(crate) ek: EncapsulationKey<P>,
@@ -143,7 +143,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// A key with every field zero and no seed, to be filled in place by the key generation.
     pub(crate) fn empty() -> Self {
         Self {
-            s_hat: [Poly::ZERO; MAX_K],
+            s_hat: P::VecK::ZERO,
             ek: EncapsulationKey::empty(),
             seed: [0; SEED_LEN],
             has_seed: false,

@@ -4,6 +4,7 @@
 //! expanded once when the key is made or imported (as Go's crypto/mlkem does), so that
 //! encryption and the re-encryption in decapsulation skip SampleNTT.
 
+use pqlab_arith::array::FixedArray;
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
@@ -13,59 +14,67 @@ use crate::poly::{Poly, inner_product_ntt};
 use crate::sample::{sample_matrix, sample_poly_cbd_prf};
 
 /// A decoded K-PKE encryption key ek_PKE = ByteEncode12(t_hat) || rho, with A_hat expanded.
-/// Public data. Only the first k entries of each array are used.
+/// Public data, sized for its parameter set.
 #[derive(Clone)]
-pub(crate) struct PkeEncryptionKey {
+pub(crate) struct PkeEncryptionKey<P: ParameterSet> {
     /// t_hat, coefficients in [0, q).
-    pub(crate) t_hat: [Poly; MAX_K],
-    /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i), coefficients in [0, q).
-    pub(crate) a_hat: [[Poly; MAX_K]; MAX_K],
+    pub(crate) t_hat: P::VecK,
+    /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) at index i k + j, coefficients in [0, q).
+    pub(crate) a_hat: P::Matrix,
     /// The seed rho of A_hat.
     pub(crate) rho: [u8; 32],
 }
 
-impl PkeEncryptionKey {
-    /// A key with every entry zero, to be filled in place (the key is 10 KiB: building it in
+impl<P: ParameterSet> PkeEncryptionKey<P> {
+    /// A key with every entry zero, to be filled in place (k^2 + k polynomials: building it in
     /// place spares the copies a by-value construction costs).
     pub(crate) const EMPTY: Self = Self {
-        t_hat: [Poly::ZERO; MAX_K],
-        a_hat: [[Poly::ZERO; MAX_K]; MAX_K],
+        t_hat: P::VecK::ZERO,
+        a_hat: P::Matrix::ZERO,
         rho: [0; 32],
     };
 
     /// Sets rho and expands A_hat from it in place (FIPS 203, Algorithm 13 lines 3 to 7,
     /// Algorithm 14 lines 4 to 8).
-    pub(crate) fn expand<P: ParameterSet, B: Ops>(&mut self, rho: &[u8; 32]) {
+    pub(crate) fn expand<B: Ops>(&mut self, rho: &[u8; 32]) {
         self.rho = *rho;
-        sample_matrix::<B>(rho, P::K, &mut self.a_hat);
+        sample_matrix::<B>(rho, P::K, self.a_hat.as_mut());
     }
 
     /// ek_PKE = ByteEncode12(t_hat) || rho (FIPS 203, Algorithm 13 line 19), into `out` of
     /// 384 k + 32 bytes.
-    pub(crate) fn encode<P: ParameterSet, B: Ops>(&self, out: &mut [u8]) {
+    pub(crate) fn encode<B: Ops>(&self, out: &mut [u8]) {
         let (t_bytes, rho) = out.split_at_mut(384 * P::K);
-        for (t, chunk) in self.t_hat.iter().zip(t_bytes.chunks_exact_mut(384)) {
+        for (t, chunk) in self
+            .t_hat
+            .as_ref()
+            .iter()
+            .zip(t_bytes.chunks_exact_mut(384))
+        {
             B::byte_encode12(&t.0, chunk);
         }
         rho.copy_from_slice(&self.rho);
     }
+
+    /// Row i of A_hat (k entries).
+    fn row(&self, i: usize) -> &[Poly] {
+        &self.a_hat.as_ref()[i * P::K..(i + 1) * P::K]
+    }
 }
 
 /// dk_PKE = ByteEncode12(s_hat) (FIPS 203, Algorithm 13 line 20), into `out` of 384 k bytes.
-pub(crate) fn encode_s_hat<B: Ops>(s_hat: &[Poly; MAX_K], out: &mut [u8]) {
+pub(crate) fn encode_s_hat<B: Ops>(s_hat: &[Poly], out: &mut [u8]) {
     for (s, chunk) in s_hat.iter().zip(out.chunks_exact_mut(384)) {
         B::byte_encode12(&s.0, chunk);
     }
 }
 
-/// s_hat = ByteDecode12(dk_PKE) (FIPS 203, Algorithm 15 line 5), each value reduced mod q in
-/// constant time. `dk_pke` must hold 384 k bytes.
-pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8]) -> [Poly; MAX_K] {
-    let mut s_hat = [Poly::ZERO; MAX_K];
+/// s_hat = ByteDecode12(dk_PKE) (FIPS 203, Algorithm 15 line 5) into `s_hat`, each value
+/// reduced mod q in constant time. `dk_pke` must hold 384 k bytes for k = `s_hat.len()`.
+pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8], s_hat: &mut [Poly]) {
     for (s, chunk) in s_hat.iter_mut().zip(dk_pke.chunks_exact(384)) {
         B::byte_decode12(chunk, &mut s.0);
     }
-    s_hat
 }
 
 /// FIPS 203, Algorithm 13: K-PKE.KeyGen(d), into `ek` (an [`PkeEncryptionKey::EMPTY`] key) and
@@ -73,8 +82,8 @@ pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8]) -> [Poly; MAX_K] {
 /// [`encode_s_hat`] (lines 19 and 20).
 pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
     d: &[u8; 32],
-    ek: &mut PkeEncryptionKey,
-    s_hat: &mut [Poly; MAX_K],
+    ek: &mut PkeEncryptionKey<P>,
+    s_hat: &mut [Poly],
 ) {
     // (rho, sigma) = G(d || k)
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
@@ -90,16 +99,16 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
     }
     s_hat[..P::K].copy_from_slice(s);
 
-    ek.expand::<P, B>(&rho);
+    ek.expand::<B>(&rho);
     // t_hat = A_hat o s_hat + e_hat
     for i in 0..P::K {
-        let mut t = inner_product_ntt::<B>(ek.a_hat[i].iter().take(P::K), &s_hat[..P::K]);
+        let mut t = inner_product_ntt::<B>(ek.row(i).iter(), &s_hat[..P::K]);
         // The product carries a factor 2^-16; multiplying by 2^32 with one more Montgomery
         // reduction cancels it.
         t.tomont::<B>();
         t.add_assign(&e_hat[i]);
         t.freeze::<B>();
-        ek.t_hat[i] = t;
+        ek.t_hat.as_mut()[i] = t;
     }
     for p in se.iter_mut().take(2 * P::K) {
         p.zeroize();
@@ -112,7 +121,7 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
 /// FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), writing c = c1 || c2 into `c` of
 /// 32 (du k + dv) bytes.
 pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
-    ek: &PkeEncryptionKey,
+    ek: &PkeEncryptionKey<P>,
     m: &[u8; 32],
     r: &[u8; 32],
     c: &mut [u8],
@@ -137,7 +146,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     let du = P::DU;
     // u = NTT^-1(A_hat^T o y_hat) + e1; c1 = ByteEncode_du(Compress_du(u))
     for (i, chunk) in c1.chunks_exact_mut(32 * du as usize).enumerate().take(P::K) {
-        let column = ek.a_hat.iter().take(P::K).map(|row| &row[i]);
+        let column = (0..P::K).map(|r| &ek.row(r)[i]);
         let mut u = inner_product_ntt::<B>(column, &y_hat[..P::K]);
         u.inv_ntt_to_mont::<B>();
         u.add_assign(&e1[i]);
@@ -147,7 +156,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     }
 
     // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v))
-    let mut v = inner_product_ntt::<B>(ek.t_hat.iter().take(P::K), &y_hat[..P::K]);
+    let mut v = inner_product_ntt::<B>(ek.t_hat.as_ref().iter(), &y_hat[..P::K]);
     v.inv_ntt_to_mont::<B>();
     v.add_assign(&e2);
     // mu = Decompress_1(ByteDecode_1(m))
@@ -166,7 +175,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
 
 /// FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c), with dk_PKE given decoded as s_hat
 /// (coefficients of absolute value at most q). `c` must hold 32 (du k + dv) bytes.
-pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly; MAX_K], c: &[u8]) -> [u8; 32] {
+pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8; 32] {
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;
     // u' = Decompress_du(ByteDecode_du(c1)), then NTT(u')

@@ -2,6 +2,11 @@
 
 use core::fmt::Debug;
 
+use pqlab_arith::array::FixedArray;
+use zeroize::Zeroize;
+
+use crate::poly::Poly;
+
 pub use pqlab_arith::bytes::ByteArray;
 
 /// The modulus q = 3329.
@@ -49,6 +54,14 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     type DkBytes: ByteArray;
     /// The ciphertext's bytes.
     type CtBytes: ByteArray;
+
+    /// k polynomials (s_hat, t_hat, ...): working storage of the implementation, sized per set
+    /// rather than for the largest one.
+    #[doc(hidden)]
+    type VecK: FixedArray<Poly> + Zeroize;
+    /// k^2 polynomials (the matrix A_hat, row-major: entry (i, j) at index i k + j).
+    #[doc(hidden)]
+    type Matrix: FixedArray<Poly> + Zeroize;
 }
 
 /// ML-KEM-512 (security category 1).
@@ -66,6 +79,8 @@ impl ParameterSet for MlKem512 {
     type EkBytes = [u8; 800];
     type DkBytes = [u8; 1632];
     type CtBytes = [u8; 768];
+    type VecK = [Poly; 2];
+    type Matrix = [Poly; 4];
 }
 
 /// ML-KEM-768 (security category 3).
@@ -83,6 +98,8 @@ impl ParameterSet for MlKem768 {
     type EkBytes = [u8; 1184];
     type DkBytes = [u8; 2400];
     type CtBytes = [u8; 1088];
+    type VecK = [Poly; 3];
+    type Matrix = [Poly; 9];
 }
 
 /// ML-KEM-1024 (security category 5).
@@ -100,6 +117,8 @@ impl ParameterSet for MlKem1024 {
     type EkBytes = [u8; 1568];
     type DkBytes = [u8; 3168];
     type CtBytes = [u8; 1568];
+    type VecK = [Poly; 4];
+    type Matrix = [Poly; 16];
 }
 
 #[cfg(test)]
@@ -114,6 +133,8 @@ mod tests {
         assert_eq!(size_of::<P::DkBytes>(), P::DK_LEN);
         assert_eq!(size_of::<P::CtBytes>(), P::CT_LEN);
         assert!(P::K <= MAX_K);
+        assert_eq!(P::VecK::ZERO.as_ref().len(), P::K);
+        assert_eq!(P::Matrix::ZERO.as_ref().len(), P::K * P::K);
         assert!(P::ETA1 == 2 || P::ETA1 == 3);
         assert_eq!(P::ETA2, 2);
     }

@@ -1,14 +1,21 @@
 //! Polynomials of R_q = Z_q\[X\]/(X^256 + 1) and of its NTT image T_q (FIPS 203, Section 2.4.4),
 //! over the kernels of the selected back end ([`crate::backend::Ops`]).
 
+use pqlab_arith::array::ConstZero;
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::{MAX_K, N};
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
+/// (`pub` only so that the storage types of [`crate::ParameterSet`] can name it; the module is
+/// private.)
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Poly(pub(crate) [i16; N]);
+pub struct Poly(pub(crate) [i16; N]);
+
+impl ConstZero for Poly {
+    const ZERO: Self = Poly([0; N]);
+}
 
 impl Zeroize for Poly {
     /// Clears the coefficients with [`pqlab_arith::wipe`] (vector stores, not one volatile

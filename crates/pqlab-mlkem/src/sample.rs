@@ -7,7 +7,7 @@ use pqlab_keccak::Shake128;
 use pqlab_keccak::{Shake128X, Shake256X, lane_batches};
 
 use crate::backend::Ops;
-use crate::params::{MAX_K, N};
+use crate::params::N;
 use crate::poly::Poly;
 
 /// FIPS 203, Algorithm 7: SampleNTT(B) for the 34-byte seed B = rho || j || i: a uniformly random
@@ -35,7 +35,7 @@ pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
 /// Algorithm 14 lines 4 to 8): the k^2 SHAKE128 streams run in Keccak lanes side by side, each
 /// block of each lane going through the rejection kernel until every entry has 256
 /// coefficients. Public data.
-pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly; MAX_K]; MAX_K]) {
+pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     for (first, n) in lane_batches(B::BACKEND, k * k) {
         let mut seeds = [[0u8; 34]; 8];
@@ -55,7 +55,7 @@ pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [[Poly
                 let (i, j) = ((first + t) / k, (first + t) % k);
                 let f = filled[t];
                 if f < N {
-                    filled[t] += B::rej_uniform(&blocks[t], &mut a_hat[i][j].0[f..]);
+                    filled[t] += B::rej_uniform(&blocks[t], &mut a_hat[i * k + j].0[f..]);
                 }
             }
         }
@@ -105,7 +105,7 @@ mod tests {
     use super::*;
     use crate::backend::portable::Portable;
     use crate::hash::prf;
-    use crate::params::Q;
+    use crate::params::{MAX_K, Q};
 
     /// FIPS 203, Algorithm 8, written literally over the bit array of B.
     fn literal_cbd(eta: usize, b: &[u8]) -> [i16; N] {
@@ -142,11 +142,14 @@ mod tests {
     fn lanes_equal_one_stream_at_a_time() {
         let rho = [9u8; 32];
         for k in 2..=4 {
-            let mut a_hat = [[Poly::ZERO; MAX_K]; MAX_K];
-            sample_matrix::<Portable>(&rho, k, &mut a_hat);
+            let mut a_hat = [Poly::ZERO; MAX_K * MAX_K];
+            sample_matrix::<Portable>(&rho, k, &mut a_hat[..k * k]);
             for i in 0..k {
                 for j in 0..k {
-                    assert_eq!(a_hat[i][j], sample_ntt::<Portable>(&rho, j as u8, i as u8));
+                    assert_eq!(
+                        a_hat[i * k + j],
+                        sample_ntt::<Portable>(&rho, j as u8, i as u8)
+                    );
                 }
             }
         }
