@@ -3,14 +3,13 @@
 //! Bit strings are packed little-endian: coefficient i occupies bits \[i*bits, (i+1)*bits) of the
 //! byte string, least significant bit first, as BitsToBytes (Algorithm 12) lays them out.
 
-use core::marker::PhantomData;
-
+use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 
 use crate::Error;
 use crate::backend::{Coeffs, Ops};
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::{ByteArray, D, MAX_K, MAX_L, ParameterSet};
+use crate::params::{ByteArray, D, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 16: SimpleBitPack(w, 2^bits - 1), for coefficients in [0, 2^bits).
@@ -132,7 +131,7 @@ pub(crate) fn hash_public_key(pk: &[u8]) -> [u8; 64] {
 /// Builds a [`VerifyingKey`] from (rho, t1): encodes it and computes tr.
 pub(crate) fn verifying_key_from_parts<P: ParameterSet, B: Ops>(
     rho: &[u8; 32],
-    t1: &[Poly; MAX_K],
+    t1: &[Poly],
 ) -> VerifyingKey<P> {
     let mut encoded = P::PkBytes::zeroed();
     pk_encode::<P, B>(rho, t1, encoded.as_mut());
@@ -150,7 +149,7 @@ pub(crate) fn verifying_key_from_parts<P: ParameterSet, B: Ops>(
 pub(crate) fn verifying_key_from_encoded<P: ParameterSet, B: Ops>(
     encoded: P::PkBytes,
     rho: &[u8; 32],
-    t1: &[Poly; MAX_K],
+    t1: &[Poly],
     tr: [u8; 64],
 ) -> VerifyingKey<P> {
     VerifyingKey {
@@ -162,9 +161,10 @@ pub(crate) fn verifying_key_from_encoded<P: ParameterSet, B: Ops>(
 }
 
 /// NTT(t1 * 2^d) for the first K polynomials of t1 (FIPS 204, Algorithm 8 line 10).
-fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly; MAX_K]) -> [Poly; MAX_K] {
-    let mut t1_hat = *t1;
-    for p in t1_hat.iter_mut().take(P::K) {
+fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly]) -> P::VecK {
+    let mut t1_hat = P::VecK::ZERO;
+    t1_hat.as_mut().copy_from_slice(&t1[..P::K]);
+    for p in t1_hat.as_mut() {
         for c in p.0.iter_mut() {
             *c <<= D;
         }
@@ -179,15 +179,15 @@ pub(crate) fn pk_decode<P: ParameterSet, B: Ops>(pk: &[u8]) -> VerifyingKey<P> {
     encoded.as_mut().copy_from_slice(pk);
     let mut rho = [0u8; 32];
     rho.copy_from_slice(&pk[..32]);
-    let mut t1 = [Poly::ZERO; MAX_K];
-    for (chunk, t) in pk[32..].chunks_exact(320).zip(t1.iter_mut()) {
+    let mut t1 = P::VecK::ZERO;
+    for (chunk, t) in pk[32..].chunks_exact(320).zip(t1.as_mut()) {
         B::simple_bit_unpack(chunk, 10, &mut t.0);
     }
     let tr = hash_public_key(pk);
     VerifyingKey {
         encoded,
         rho,
-        t1_hat: t1_hat::<P, B>(&t1),
+        t1_hat: t1_hat::<P, B>(t1.as_ref()),
         tr,
     }
 }
@@ -200,13 +200,13 @@ pub(crate) fn sk_encode<P: ParameterSet, B: Ops>(sk: &SigningKey<P>, out: &mut [
     let eta_len = 32 * P::ETA_BITS;
     let eta = P::ETA as i32;
     let (s_part, t0_part) = out[128..].split_at_mut((P::L + P::K) * eta_len);
-    let s = sk.s1.iter().take(P::L).chain(sk.s2.iter().take(P::K));
+    let s = sk.s1.as_ref().iter().chain(sk.s2.as_ref());
     for (chunk, p) in s_part.chunks_exact_mut(eta_len).zip(s) {
         B::bit_pack(&p.0, P::ETA_BITS, eta, chunk);
     }
     for (chunk, p) in t0_part
         .chunks_exact_mut(32 * D as usize)
-        .zip(sk.t0.iter().take(P::K))
+        .zip(sk.t0.as_ref())
     {
         B::bit_pack(&p.0, D as usize, 1 << (D - 1), chunk);
     }
@@ -216,16 +216,7 @@ pub(crate) fn sk_encode<P: ParameterSet, B: Ops>(sk: &SigningKey<P>, out: &mut [
 /// (values that skEncode cannot produce). The length has been checked. The range check
 /// accumulates without early exit, so its timing does not depend on where a bad value sits.
 pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<SigningKey<P>, Error> {
-    let mut sk = SigningKey::<P> {
-        rho: [0; 32],
-        key: [0; 32],
-        tr: [0; 64],
-        s1: [Poly::ZERO; MAX_L],
-        s2: [Poly::ZERO; MAX_K],
-        t0: [Poly::ZERO; MAX_K],
-        seed: None,
-        _params: PhantomData,
-    };
+    let mut sk = SigningKey::<P>::empty();
     sk.rho.copy_from_slice(&bytes[..32]);
     sk.key.copy_from_slice(&bytes[32..64]);
     sk.tr.copy_from_slice(&bytes[64..128]);
@@ -233,7 +224,7 @@ pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<Signing
     let eta = P::ETA as i32;
     let (s_part, t0_part) = bytes[128..].split_at((P::L + P::K) * eta_len);
     let mut out_of_range = 0i32;
-    let (s1, s2) = (&mut sk.s1[..P::L], &mut sk.s2[..P::K]);
+    let (s1, s2) = (sk.s1.as_mut(), sk.s2.as_mut());
     for (chunk, p) in s_part
         .chunks_exact(eta_len)
         .zip(s1.iter_mut().chain(s2.iter_mut()))
@@ -244,7 +235,7 @@ pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<Signing
             out_of_range |= (c + eta) >> 31;
         }
     }
-    for (chunk, p) in t0_part.chunks_exact(32 * D as usize).zip(sk.t0.iter_mut()) {
+    for (chunk, p) in t0_part.chunks_exact(32 * D as usize).zip(sk.t0.as_mut()) {
         B::bit_unpack(chunk, D as usize, 1 << (D - 1), &mut p.0);
     }
     if out_of_range != 0 {

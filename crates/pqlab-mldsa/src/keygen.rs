@@ -1,5 +1,6 @@
 //! Key generation (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
 
+use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
@@ -8,7 +9,7 @@ use crate::encode::{
     hash_public_key, pk_encode, verifying_key_from_encoded, verifying_key_from_parts,
 };
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
+use crate::params::{ByteArray, ParameterSet};
 use crate::poly::Poly;
 use crate::sample::{expand_a_each, expand_s};
 
@@ -16,22 +17,19 @@ use crate::sample::{expand_a_each, expand_s};
 /// streamed ([`expand_a_each`]): each entry is multiplied into its row's sum as soon as its
 /// lane batch is sampled, so at most one batch of entries (8 KiB) is ever held, never the whole
 /// matrix (up to 56 KiB).
-fn compute_t<P: ParameterSet, B: Ops>(
-    rho: &[u8; 32],
-    s1: &[Poly; MAX_L],
-    s2: &[Poly; MAX_K],
-    t: &mut [Poly; MAX_K],
-) {
-    let mut s1_hat = *s1;
-    for p in s1_hat.iter_mut().take(P::L) {
+fn compute_t<P: ParameterSet, B: Ops>(rho: &[u8; 32], s1: &[Poly], s2: &[Poly], t: &mut [Poly]) {
+    let mut s1_hat = P::VecL::ZERO;
+    let s1_hat_p = s1_hat.as_mut();
+    s1_hat_p.copy_from_slice(s1);
+    for p in s1_hat_p.iter_mut() {
         p.ntt::<B>();
     }
     // Each product is in (-q, q); a sum of at most 7 stays far below 2^31.
     t.fill(Poly::ZERO);
     expand_a_each::<B>(rho, P::K, P::L, |r, s, a| {
-        t[r].add_assign(&Poly::pointwise::<B>(a, &s1_hat[s]));
+        t[r].add_assign(&Poly::pointwise::<B>(a, &s1_hat_p[s]));
     });
-    for (ti, s2i) in t.iter_mut().zip(s2).take(P::K) {
+    for (ti, s2i) in t.iter_mut().zip(s2) {
         ti.reduce::<B>();
         ti.inv_ntt_to_mont::<B>();
         ti.add_assign(s2i);
@@ -42,11 +40,7 @@ fn compute_t<P: ParameterSet, B: Ops>(
 }
 
 /// Splits t into (t1, t0) with Power2Round (FIPS 204, Algorithm 6 line 6).
-fn power2round_vec<P: ParameterSet, B: Ops>(
-    t: &[Poly; MAX_K],
-    t1: &mut [Poly; MAX_K],
-    t0: &mut [Poly; MAX_K],
-) {
+fn power2round_vec<P: ParameterSet, B: Ops>(t: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
     for i in 0..P::K {
         B::power2round(&t[i].0, &mut t1[i].0, &mut t0[i].0);
     }
@@ -62,8 +56,8 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> SigningKey<P> 
 pub(crate) fn key_gen_encoded<P: ParameterSet>(xi: &[u8; 32]) -> (P::PkBytes, SigningKey<P>) {
     let mut sk = SigningKey::empty();
     let mut pk = P::PkBytes::zeroed();
-    let mut t1 = [Poly::ZERO; MAX_K];
-    dispatch!(B => key_gen_into::<P, B>(xi, &mut sk, &mut pk, &mut t1));
+    let mut t1 = P::VecK::ZERO;
+    dispatch!(B => key_gen_into::<P, B>(xi, &mut sk, &mut pk, t1.as_mut()));
     (pk, sk)
 }
 
@@ -74,10 +68,10 @@ pub(crate) fn key_pair_internal<P: ParameterSet>(
 ) -> (VerifyingKey<P>, SigningKey<P>) {
     let mut sk = SigningKey::empty();
     let mut pk = P::PkBytes::zeroed();
-    let mut t1 = [Poly::ZERO; MAX_K];
+    let mut t1 = P::VecK::ZERO;
     let vk = dispatch!(B => {
-        key_gen_into::<P, B>(xi, &mut sk, &mut pk, &mut t1);
-        verifying_key_from_encoded::<P, B>(pk, &sk.rho, &t1, sk.tr)
+        key_gen_into::<P, B>(xi, &mut sk, &mut pk, t1.as_mut());
+        verifying_key_from_encoded::<P, B>(pk, &sk.rho, t1.as_ref(), sk.tr)
     });
     (vk, sk)
 }
@@ -88,7 +82,7 @@ pub(crate) fn key_gen_into<P: ParameterSet, B: Ops>(
     xi: &[u8; 32],
     sk: &mut SigningKey<P>,
     pk: &mut P::PkBytes,
-    t1: &mut [Poly; MAX_K],
+    t1: &mut [Poly],
 ) {
     // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128)
     let mut expanded = [0u8; 128];
@@ -99,12 +93,12 @@ pub(crate) fn key_gen_into<P: ParameterSet, B: Ops>(
     sk.key.copy_from_slice(&expanded[96..]);
     expanded.zeroize();
 
-    expand_s::<P, B>(&rho_prime, &mut sk.s1, &mut sk.s2);
+    expand_s::<P, B>(&rho_prime, sk.s1.as_mut(), sk.s2.as_mut());
     rho_prime.zeroize();
 
-    let mut t = [Poly::ZERO; MAX_K];
-    compute_t::<P, B>(&sk.rho, &sk.s1, &sk.s2, &mut t);
-    power2round_vec::<P, B>(&t, t1, &mut sk.t0);
+    let mut t = P::VecK::ZERO;
+    compute_t::<P, B>(&sk.rho, sk.s1.as_ref(), sk.s2.as_ref(), t.as_mut());
+    power2round_vec::<P, B>(t.as_ref(), t1, sk.t0.as_mut());
     t.zeroize();
 
     pk_encode::<P, B>(&sk.rho, t1, pk.as_mut());
@@ -120,12 +114,11 @@ pub(crate) fn verifying_key_from_secret<P: ParameterSet>(sk: &SigningKey<P>) -> 
 
 /// [`verifying_key_from_secret`] on the kernels of `B`.
 fn verifying_key_from_secret_with<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> VerifyingKey<P> {
-    let mut t = [Poly::ZERO; MAX_K];
-    compute_t::<P, B>(&sk.rho, &sk.s1, &sk.s2, &mut t);
-    let mut t1 = [Poly::ZERO; MAX_K];
-    let mut t0 = [Poly::ZERO; MAX_K];
-    power2round_vec::<P, B>(&t, &mut t1, &mut t0);
+    let mut t = P::VecK::ZERO;
+    compute_t::<P, B>(&sk.rho, sk.s1.as_ref(), sk.s2.as_ref(), t.as_mut());
+    let (mut t1, mut t0) = (P::VecK::ZERO, P::VecK::ZERO);
+    power2round_vec::<P, B>(t.as_ref(), t1.as_mut(), t0.as_mut());
     t.zeroize();
     t0.zeroize();
-    verifying_key_from_parts::<P, B>(&sk.rho, &t1)
+    verifying_key_from_parts::<P, B>(&sk.rho, t1.as_ref())
 }

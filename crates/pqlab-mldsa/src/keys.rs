@@ -1,13 +1,13 @@
 //! The key and signature types and the external interface of FIPS 204, Section 5.
 
 use core::marker::PhantomData;
+use pqlab_arith::array::FixedArray;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::encode::{sk_decode, sk_encode};
 use crate::error::check_len;
-use crate::params::{ByteArray, MAX_K, MAX_L, ParameterSet};
-use crate::poly::Poly;
+use crate::params::{ByteArray, ParameterSet};
 use crate::prehash::HashAlg;
 use crate::{Error, keygen, mu, sign, verify};
 
@@ -17,7 +17,7 @@ pub struct VerifyingKey<P: ParameterSet> {
     pub(crate) encoded: P::PkBytes,
     pub(crate) rho: [u8; 32],
     /// NTT(t1 * 2^d), the form verification uses (FIPS 204, Algorithm 8 line 10), computed once.
-    pub(crate) t1_hat: [Poly; MAX_K],
+    pub(crate) t1_hat: P::VecK,
     /// tr = H(pk, 64), computed once.
     pub(crate) tr: [u8; 64],
 }
@@ -29,9 +29,9 @@ pub struct SigningKey<P: ParameterSet> {
     pub(crate) rho: [u8; 32],
     pub(crate) key: [u8; 32],
     pub(crate) tr: [u8; 64],
-    pub(crate) s1: [Poly; MAX_L],
-    pub(crate) s2: [Poly; MAX_K],
-    pub(crate) t0: [Poly; MAX_K],
+    pub(crate) s1: P::VecL,
+    pub(crate) s2: P::VecK,
+    pub(crate) t0: P::VecK,
     pub(crate) seed: Option<[u8; 32]>,
     #[zeroize(skip)]
     pub(crate) _params: PhantomData<P>,
@@ -74,9 +74,9 @@ impl<P: ParameterSet> SigningKey<P> {
             rho: [0; 32],
             key: [0; 32],
             tr: [0; 64],
-            s1: [Poly::ZERO; MAX_L],
-            s2: [Poly::ZERO; MAX_K],
-            t0: [Poly::ZERO; MAX_K],
+            s1: P::VecL::ZERO,
+            s2: P::VecK::ZERO,
+            t0: P::VecK::ZERO,
             seed: None,
             _params: PhantomData,
         }

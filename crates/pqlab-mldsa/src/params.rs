@@ -13,9 +13,8 @@ pub use pqlab_arith::bytes::ByteArray;
 pub const Q: i32 = 8_380_417;
 /// The number of dropped bits of t (FIPS 204, Table 1).
 pub const D: u32 = 13;
-/// The largest k of any parameter set: the size of the fixed vectors that hold a K-vector.
-pub const MAX_K: usize = 8;
-/// The largest l of any parameter set: the size of the fixed vectors that hold an L-vector.
+/// The largest l of any parameter set: the bound of the fixed scratch arrays of the lane
+/// batches (ExpandMask seeds, the operands of one matrix row).
 pub const MAX_L: usize = 7;
 
 /// One ML-DSA parameter set (FIPS 204, Table 1), with the encoded sizes of Table 2.
@@ -160,7 +159,7 @@ mod tests {
         assert_eq!(size_of::<P::PkBytes>(), P::PK_LEN);
         assert_eq!(size_of::<P::SkBytes>(), P::SK_LEN);
         assert_eq!(size_of::<P::SigBytes>(), P::SIG_LEN);
-        assert!(P::K <= MAX_K && P::L <= MAX_L);
+        assert!(P::L <= MAX_L);
         assert_eq!(P::VecK::ZERO.as_ref().len(), P::K);
         assert_eq!(P::VecL::ZERO.as_ref().len(), P::L);
         assert_eq!(P::Matrix::ZERO.as_ref().len(), P::K * P::L);

@@ -75,9 +75,9 @@ impl<P: ParameterSet> Prepared<P> {
     fn prepare<B: Ops>(&mut self, sk: &SigningKey<P>) {
         let st = &mut self.secrets;
         let (s1_hat, s2_hat, t0_hat) = (st.s1_hat.as_mut(), st.s2_hat.as_mut(), st.t0_hat.as_mut());
-        s1_hat.copy_from_slice(&sk.s1[..P::L]);
-        s2_hat.copy_from_slice(&sk.s2[..P::K]);
-        t0_hat.copy_from_slice(&sk.t0[..P::K]);
+        s1_hat.copy_from_slice(sk.s1.as_ref());
+        s2_hat.copy_from_slice(sk.s2.as_ref());
+        t0_hat.copy_from_slice(sk.t0.as_ref());
         for p in s1_hat.iter_mut() {
             p.ntt::<B>();
         }

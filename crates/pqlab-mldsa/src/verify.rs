@@ -64,7 +64,7 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     for i in 0..k {
         let mut w = Poly::ZERO;
         row_times_vector::<B>(&mut w, &a_hat.as_ref()[i * l..(i + 1) * l], z);
-        let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat[i]);
+        let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat.as_ref()[i]);
         w.sub_assign(&ct1);
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();
