@@ -10,13 +10,14 @@ use crate::encode::{
 };
 use crate::keys::{SigningKey, VerifyingKey};
 use crate::params::{ByteArray, ParameterSet};
-use crate::poly::Poly;
+use crate::poly::{Poly, row_times_vector};
 use crate::sample::{expand_a_each, expand_s};
 
 /// t = NTT^-1(A_hat o NTT(s1)) + s2 (FIPS 204, Algorithm 6 line 5), with t in [0, q). A_hat is
-/// streamed ([`expand_a_each`]): each entry is multiplied into its row's sum as soon as its
-/// lane batch is sampled, so at most one batch of entries (8 KiB) is ever held, never the whole
-/// matrix (up to 56 KiB).
+/// streamed ([`expand_a_each`]): the entries of a row are gathered as their lane batches are
+/// sampled and the row's inner product (Algorithm 48, one reduction per coefficient) is taken
+/// when the row is complete, so one batch of entries and one row (at most 8 + 7 polynomials)
+/// are held, never the whole matrix (up to 56 KiB).
 fn compute_t<P: ParameterSet, B: Ops>(rho: &[u8; 32], s1: &[Poly], s2: &[Poly], t: &mut [Poly]) {
     let mut s1_hat = P::VecL::ZERO;
     let s1_hat_p = s1_hat.as_mut();
@@ -24,10 +25,13 @@ fn compute_t<P: ParameterSet, B: Ops>(rho: &[u8; 32], s1: &[Poly], s2: &[Poly], 
     for p in s1_hat_p.iter_mut() {
         p.ntt::<B>();
     }
-    // Each product is in (-q, q); a sum of at most 7 stays far below 2^31.
-    t.fill(Poly::ZERO);
+    let mut row = P::VecL::ZERO;
+    let row_p = row.as_mut();
     expand_a_each::<B>(rho, P::K, P::L, |r, s, a| {
-        t[r].add_assign(&Poly::pointwise::<B>(a, &s1_hat_p[s]));
+        row_p[s] = *a;
+        if s + 1 == P::L {
+            row_times_vector::<B>(&mut t[r], row_p, s1_hat_p);
+        }
     });
     for (ti, s2i) in t.iter_mut().zip(s2) {
         ti.reduce::<B>();
