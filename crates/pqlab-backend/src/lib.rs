@@ -216,6 +216,40 @@ pub fn with_forced<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, Back
     Ok(r)
 }
 
+/// Runs `$body` with the type `$B` naming the kernels of one back end: those of the back end
+/// selected for this call ([`selected`], read once), or of a given one (`on backend, ...`, a
+/// back end chosen earlier by [`selected`], e.g. the one a precomputed key was made with).
+/// `kernels: [P, A2, A5]` names the scheme's portable, AVX2 and AVX-512 kernel types; the two
+/// x86 arms exist only on x86-64 (elsewhere every back end runs the portable kernels, and
+/// [`selected`] only ever answers [`Backend::Portable`] there).
+///
+/// The one dispatch rule of every scheme; each scheme wraps it in a local `dispatch!` that
+/// supplies its kernel types.
+#[macro_export]
+macro_rules! dispatch {
+    (kernels: [$p:ty, $a2:ty, $a5:ty], $B:ident => $body:expr) => {
+        $crate::dispatch!(kernels: [$p, $a2, $a5], on $crate::selected(), $B => $body)
+    };
+    (kernels: [$p:ty, $a2:ty, $a5:ty], on $backend:expr, $B:ident => $body:expr) => {{
+        match $backend {
+            #[cfg(target_arch = "x86_64")]
+            $crate::Backend::Avx512 => {
+                type $B = $a5;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::Backend::Avx2 => {
+                type $B = $a2;
+                $body
+            }
+            _ => {
+                type $B = $p;
+                $body
+            }
+        }
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,32 +103,20 @@ pub(crate) trait Ops {
     fn bit_unpack(v: &[u8], bits: usize, b: i32, a: &mut Coeffs);
 }
 
-/// Runs `$body` with the type `$B` naming the kernels of the back end selected for this call
-/// (`pqlab_backend::selected()`, read once), or of a given back end (`on backend, B => ...`).
+/// Runs `$body` with the type `$B` naming this scheme's kernels of the back end selected for
+/// this call, or of a given back end (`on backend, B => ...`): [`pqlab_backend::dispatch`]
+/// with the kernel types of this crate.
 macro_rules! dispatch {
-    ($B:ident => $body:expr) => {
-        $crate::backend::dispatch!(on pqlab_backend::selected(), $B => $body)
+    ($($rest:tt)*) => {
+        pqlab_backend::dispatch!(
+            kernels: [
+                $crate::backend::portable::Portable,
+                $crate::backend::avx2::Avx2,
+                $crate::backend::avx512::Avx512
+            ],
+            $($rest)*
+        )
     };
-    // On a back end chosen earlier by `selected()` (so available on this machine), e.g. the
-    // one a precomputed key was made with.
-    (on $backend:expr, $B:ident => $body:expr) => {{
-        match $backend {
-            #[cfg(target_arch = "x86_64")]
-            pqlab_backend::Backend::Avx512 => {
-                type $B = $crate::backend::avx512::Avx512;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            pqlab_backend::Backend::Avx2 => {
-                type $B = $crate::backend::avx2::Avx2;
-                $body
-            }
-            _ => {
-                type $B = $crate::backend::portable::Portable;
-                $body
-            }
-        }
-    }};
 }
 pub(crate) use dispatch;
 
