@@ -21,7 +21,7 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> D
 }
 
 /// [`key_gen_internal`] on the kernels of `B`, into `dk` (a [`DecapsulationKey::empty`] key):
-/// the 10 KiB key is built where it stays.
+/// the key (k^2 + 2k polynomials) is built where it stays.
 pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     d: &[u8; 32],
     z: &[u8; 32],
