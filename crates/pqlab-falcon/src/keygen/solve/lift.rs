@@ -1,0 +1,90 @@
+//! The lifting step of NTRUSolve (Falcon spec v1.2, Algorithm 6, line 7):
+//! (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x)), exactly, in RNS form and rebuilt by CRT.
+
+use super::super::modp::{Twiddles, primes_for_words};
+use super::super::zint;
+use super::{Arena, MAX_WORDS, Poly, words_for};
+
+/// Falcon spec, Algorithm 6: NTRUSolve, line 7 (the lift).
+///
+/// Lifts (F', G') from degree n/2 to the unreduced (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x))
+/// at degree n = 2^logn, exactly (RNS with enough primes, then CRT).
+#[allow(non_snake_case)]
+pub(super) fn lift<'a>(
+    Fp: &Poly<'_>,
+    Gp: &Poly<'_>,
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    min_bits: u32,
+    dst: &'a mut [u32],
+    scratch: &mut [u32],
+) -> Option<(Poly<'a>, Poly<'a>)> {
+    let n = f.n;
+    let hn = n >> 1;
+    let bits = Fp.bitlen().max(Gp.bitlen()) + f.bitlen().max(g.bitlen()) + logn + 1;
+    let w = words_for(bits);
+    let wo = w.max(words_for(min_bits));
+    if wo > MAX_WORDS {
+        {
+            fail!();
+            return None;
+        }
+    }
+    let np = primes_for_words(w);
+    let mut da = Arena { buf: dst };
+    let Fo = da.take(n * wo)?;
+    let Go = da.take(n * wo)?;
+    let mut sa = Arena { buf: scratch };
+    let rF = sa.take(n * np)?;
+    let rG = sa.take(n * np)?;
+    let twb = sa.take(2 * n)?;
+    let fx = sa.take(n)?;
+    let gx = sa.take(n)?;
+    let Ft = sa.take(n)?;
+    let Gt = sa.take(n)?;
+    let crt_tmp = sa.take(3 * (wo + 3))?;
+    for j in 0..np {
+        let tw = Twiddles::new(j, logn, twb);
+        let m = tw.m;
+        for i in 0..n {
+            fx[i] = zint::mod_small_signed(f.c(i), &m);
+            gx[i] = zint::mod_small_signed(g.c(i), &m);
+        }
+        tw.ntt(fx);
+        tw.ntt(gx);
+        for v in 0..hn {
+            Ft[v] = zint::mod_small_signed(Fp.c(v), &m);
+            Gt[v] = zint::mod_small_signed(Gp.c(v), &m);
+        }
+        tw.ntt_sized(&mut Ft[..hn], logn - 1);
+        tw.ntt_sized(&mut Gt[..hn], logn - 1);
+        // Points 2v and 2v+1 are w and -w, and w^2 is point v of the half-size NTT:
+        // F(w) = F'(w^2) g(-w), F(-w) = F'(w^2) g(w).
+        for v in (0..hn).rev() {
+            let (a, b) = (Ft[v], Gt[v]);
+            Ft[2 * v] = m.mul(a, gx[2 * v + 1]);
+            Ft[2 * v + 1] = m.mul(a, gx[2 * v]);
+            Gt[2 * v] = m.mul(b, fx[2 * v + 1]);
+            Gt[2 * v + 1] = m.mul(b, fx[2 * v]);
+        }
+        tw.intt(Ft);
+        tw.intt(Gt);
+        for i in 0..n {
+            rF[i * np + j] = Ft[i];
+            rG[i * np + j] = Gt[i];
+        }
+    }
+    for i in 0..n {
+        let (r1, r2) = (&rF[i * np..(i + 1) * np], &rG[i * np..(i + 1) * np]);
+        if !zint::crt_rebuild(&mut Fo[i * wo..(i + 1) * wo], r1, crt_tmp)
+            || !zint::crt_rebuild(&mut Go[i * wo..(i + 1) * wo], r2, crt_tmp)
+        {
+            {
+                fail!();
+                return None;
+            }
+        }
+    }
+    Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
+}

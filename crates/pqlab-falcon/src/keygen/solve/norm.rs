@@ -1,0 +1,112 @@
+//! The way down and the bottom of NTRUSolve (Falcon spec v1.2, Algorithm 6): the field norm
+//! (line 5: f' = N(f), g' = N(g), computed exactly in RNS form) and the base case n = 1
+//! (lines 1-3: the extended GCD of the resultants, (F, G) = (q v, q u)).
+
+use super::super::modp::{Twiddles, primes_for_words};
+use super::super::zint;
+use super::{Arena, MAX_WORDS, Poly, words_for};
+
+/// Falcon spec, Algorithm 6: NTRUSolve, line 5 (f' = N(f)).
+///
+/// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly.
+pub(super) fn field_norm<'a>(
+    f: &Poly<'_>,
+    logn: u32,
+    arena: &mut Arena<'a>,
+    scratch: &mut [u32],
+) -> Option<Poly<'a>> {
+    let n = f.n;
+    let hn = n >> 1;
+    let w = words_for(2 * f.bitlen() + logn + 1);
+    if w > MAX_WORDS {
+        {
+            fail!();
+            return None;
+        }
+    }
+    let np = primes_for_words(w);
+    let out = arena.take(hn * w)?;
+    let mut sa = Arena { buf: scratch };
+    let rns = sa.take(hn * np)?;
+    let twb = sa.take(2 * n)?;
+    let t = sa.take(n)?;
+    let crt_tmp = sa.take(3 * (w + 3))?;
+    for j in 0..np {
+        let tw = Twiddles::new(j, logn, twb);
+        let m = tw.m;
+        for (i, x) in t.iter_mut().enumerate() {
+            *x = zint::mod_small_signed(f.c(i), &m);
+        }
+        tw.ntt(t);
+        for v in 0..hn {
+            t[v] = m.mul(t[2 * v], t[2 * v + 1]);
+        }
+        tw.intt_sized(&mut t[..hn], logn - 1);
+        for v in 0..hn {
+            rns[v * np + j] = t[v];
+        }
+    }
+    for v in 0..hn {
+        if !zint::crt_rebuild(
+            &mut out[v * w..(v + 1) * w],
+            &rns[v * np..(v + 1) * np],
+            crt_tmp,
+        ) {
+            {
+                fail!();
+                return None;
+            }
+        }
+    }
+    Some(Poly { d: out, n: hn, w })
+}
+
+/// Falcon spec, Algorithm 6: NTRUSolve, lines 1-3 (n = 1: xgcd).
+///
+/// The deepest level: (F, G) = (q v, q u) with f u - g v = 1 for the resultants f, g.
+#[allow(non_snake_case)]
+pub(super) fn deepest<'a>(
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    dst: &'a mut [u32],
+    scratch: &mut [u32],
+) -> Option<(Poly<'a>, Poly<'a>)> {
+    let w = f.w.max(g.w);
+    // The resultants are positive and odd (the sampler makes the sums of coefficients odd).
+    if zint::is_neg(f.c(0)) || zint::is_neg(g.c(0)) || f.c(0)[0] & 1 == 0 || g.c(0)[0] & 1 == 0 {
+        {
+            fail!();
+            return None;
+        }
+    }
+    let mut sa = Arena { buf: scratch };
+    let x = sa.take(w)?;
+    let y = sa.take(w)?;
+    let tmp = sa.take(4 * w)?;
+    if !zint::copy_resize(x, f.c(0)) || !zint::copy_resize(y, g.c(0)) {
+        {
+            fail!();
+            return None;
+        }
+    }
+    // One extra word for the factor q and the sign.
+    let wo = w + 1;
+    let mut da = Arena { buf: dst };
+    let Fd = da.take(wo)?;
+    let Gd = da.take(wo)?;
+    Fd.fill(0);
+    Gd.fill(0);
+    if !zint::bezout(&mut Gd[..w], &mut Fd[..w], x, y, tmp) {
+        {
+            fail!();
+            return None;
+        }
+    }
+    if zint::mul_small(Fd, crate::params::Q) != 0 || zint::mul_small(Gd, crate::params::Q) != 0 {
+        {
+            fail!();
+            return None;
+        }
+    }
+    Some((Poly { d: Fd, n: 1, w: wo }, Poly { d: Gd, n: 1, w: wo }))
+}
