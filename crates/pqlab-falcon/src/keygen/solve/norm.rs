@@ -82,7 +82,7 @@ pub(super) fn deepest<'a>(
     let mut sa = Arena { buf: scratch };
     let x = sa.take(w)?;
     let y = sa.take(w)?;
-    let tmp = sa.take(4 * w)?;
+    let tmp = sa.take(4 * (w + 1))?;
     if !zint::copy_resize(x, f.c(0)) || !zint::copy_resize(y, g.c(0)) {
         {
             fail!();
