@@ -73,6 +73,7 @@ pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
 }
 
 /// x mod p for the unsigned integer x.
+#[cfg(test)]
 fn mod_small_unsigned(x: &[u32], m: &Modp) -> u32 {
     let r2 = m.r2();
     let mut r = 0;
@@ -136,10 +137,111 @@ fn negate(x: &mut [u32]) {
     }
 }
 
+/// Words of a value rebuilt by [`crt_batch`] from `np` residues (M < 2^(31 np), one word
+/// more for the sign).
+pub(crate) const fn crt_words(np: usize) -> usize {
+    (31 * np).div_ceil(32) + 1
+}
+
+/// Words of the scratch of [`crt_batch`] for n coefficients and np primes.
+pub(crate) const fn crt_tmp_words(n: usize, np: usize) -> usize {
+    n + np + 3 * crt_words(np)
+}
+
+/// Garner's CRT for n integers at once: `r` holds their residues modulo `PRIMES[0..np]`,
+/// prime-major (residue of integer i modulo prime j at j n + i); for each i, passes to
+/// `sink(i, x)` the signed integer x in (-M/2, M/2] (M = p_0 ... p_(np-1)) with those
+/// residues, in [`crt_words`]\(np) words, and stops with false as soon as `sink` returns
+/// false. `r` is overwritten (with the mixed-radix digits); `tmp` holds [`crt_tmp_words`].
+///
+/// First the mixed-radix digits t_j of every integer, x = t_0 + p_0 (t_1 + p_1 (t_2 + ...)):
+/// t_j = (r_j - (t_0 + p_0 (t_1 + ... p_(j-2) t_(j-1)))) / (p_0 ... p_(j-1)) mod p_j, the
+/// Horner sums modulo p_j computed for all n integers together (a loop over the integers with
+/// constants per prime, which the compiler vectorises); then each integer from its digits
+/// (Horner over the big integer) and centred.
+pub(crate) fn crt_batch(
+    r: &mut [u32],
+    n: usize,
+    np: usize,
+    tmp: &mut [u32],
+    mut sink: impl FnMut(usize, &[u32]) -> bool,
+) -> bool {
+    let cw = crt_words(np);
+    let (v, rest) = tmp.split_at_mut(n);
+    let (c, rest) = rest.split_at_mut(np);
+    let (big_m, rest) = rest.split_at_mut(cw);
+    let (acc, rest) = rest.split_at_mut(cw);
+    let d = &mut rest[..cw];
+    for j in 1..np {
+        let sp = PRIMES[j];
+        let m = sp.m;
+        // p_k mod p_j = p_k - p_j (p_j < p_k < 2 p_j), in Montgomery form; 1 / (p_0 ...
+        // p_(j-1)) in Montgomery form.
+        for (ck, pk) in c.iter_mut().zip(&PRIMES[..j - 1]) {
+            *ck = m.to_mont(pk.p - sp.p);
+        }
+        let s = m.to_mont(sp.s);
+        let (done, cur) = r.split_at_mut(j * n);
+        let v = &mut v[..n];
+        v.copy_from_slice(&done[(j - 1) * n..j * n]);
+        for x in v.iter_mut() {
+            *x = m.sub(*x, sp.p);
+        }
+        for k in (0..j - 1).rev() {
+            let ck = c[k];
+            for (x, &t) in v.iter_mut().zip(&done[k * n..(k + 1) * n]) {
+                *x = m.add(m.mmul(*x, ck), m.sub(t, sp.p));
+            }
+        }
+        for (x, &y) in cur[..n].iter_mut().zip(v.iter()) {
+            *x = m.mmul(m.sub(*x, y), s);
+        }
+    }
+    // M, then every integer from its digits.
+    big_m.fill(0);
+    big_m[0] = 1;
+    for sp in &PRIMES[..np] {
+        mul_small(big_m, sp.p);
+    }
+    for i in 0..n {
+        acc.fill(0);
+        acc[0] = r[(np - 1) * n + i];
+        let mut used = 1;
+        for k in (0..np - 1).rev() {
+            // acc = acc p_k + t_k.
+            let mut cc = u64::from(r[k * n + i]);
+            let p = u64::from(PRIMES[k].p);
+            for w in acc[..used].iter_mut() {
+                let z = u64::from(*w) * p + cc;
+                *w = z as u32;
+                cc = z >> 32;
+            }
+            if cc != 0 {
+                acc[used] = cc as u32;
+                used += 1;
+            }
+        }
+        // Centre: if acc > M - acc, the value is acc - M = -(M - acc).
+        d.copy_from_slice(big_m);
+        sub_in_place(d, acc);
+        let x: &[u32] = if cmp(acc, d) == core::cmp::Ordering::Greater {
+            negate(d);
+            d
+        } else {
+            acc
+        };
+        if !sink(i, x) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Garner's CRT: writes into x the signed integer in (-M/2, M/2], M = p_0 ... p_(k-1), whose
 /// residues modulo `PRIMES[j]` are `r[j]` (k = r.len()). `tmp` holds at least 3 (len + 3)
 /// words where len = x.len(); returns false if the value does not fit in x.
-pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
+#[cfg(test)]
+fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     let len = x.len() + 3;
     let (acc, rest) = tmp.split_at_mut(len);
     let (big_m, rest) = rest.split_at_mut(len);
@@ -532,6 +634,49 @@ mod tests {
             let mut tmp = [0u32; 32];
             assert!(crt_rebuild(&mut y, &r[..np], &mut tmp));
             assert_eq!(y, x[..4], "CRT of {v}");
+            // The batch form, one integer.
+            let mut tmp = [0u32; crt_tmp_words(1, 8)];
+            let mut got = [0u32; 4];
+            assert!(crt_batch(
+                &mut r[..np],
+                1,
+                np,
+                &mut tmp,
+                |_, z| copy_resize(&mut got, z)
+            ));
+            assert_eq!(got, x[..4], "batch CRT of {v}");
+        }
+    }
+
+    /// The batch CRT equals Garner's CRT one integer at a time, for random residues (values
+    /// all over (-M/2, M/2]) and many primes.
+    #[test]
+    fn crt_batch_equals_single() {
+        const N: usize = 5;
+        const NP: usize = 40;
+        let mut seed = 12345u64;
+        let mut r = [0u32; N * NP];
+        for j in 0..NP {
+            for i in 0..N {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                r[j * N + i] = ((seed >> 33) as u32) % PRIMES[j].p;
+            }
+        }
+        for np in [1, 2, 3, 17, NP] {
+            let cw = crt_words(np);
+            let mut want = [[0u32; crt_words(NP)]; N];
+            let mut tmp = [0u32; 3 * (crt_words(NP) + 3)];
+            for (i, w) in want.iter_mut().enumerate() {
+                let ri: [u32; NP] = core::array::from_fn(|j| r[j * N + i]);
+                assert!(crt_rebuild(&mut w[..cw], &ri[..np], &mut tmp));
+            }
+            let mut rr = r;
+            let mut tmp = [0u32; crt_tmp_words(N, NP)];
+            let mut got = [[0u32; crt_words(NP)]; N];
+            assert!(crt_batch(&mut rr[..N * np], N, np, &mut tmp, |i, z| {
+                copy_resize(&mut got[i][..cw], z)
+            }));
+            assert_eq!(got, want, "np = {np}");
         }
     }
 

@@ -41,9 +41,7 @@ pub(super) fn lift<'a>(
     let twb = sa.take(2 * n)?;
     let fx = sa.take(n)?;
     let gx = sa.take(n)?;
-    let Ft = sa.take(n)?;
-    let Gt = sa.take(n)?;
-    let crt_tmp = sa.take(3 * (wo + 3))?;
+    let crt_tmp = sa.take(zint::crt_tmp_words(n, np))?;
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
@@ -53,6 +51,9 @@ pub(super) fn lift<'a>(
         }
         tw.ntt(fx);
         tw.ntt(gx);
+        // The residues modulo this prime, in place (prime-major, as the CRT reads them).
+        let Ft = &mut rF[j * n..(j + 1) * n];
+        let Gt = &mut rG[j * n..(j + 1) * n];
         for v in 0..hn {
             Ft[v] = zint::mod_small_signed(Fp.c(v), &m);
             Gt[v] = zint::mod_small_signed(Gp.c(v), &m);
@@ -70,21 +71,15 @@ pub(super) fn lift<'a>(
         }
         tw.intt(Ft);
         tw.intt(Gt);
-        for i in 0..n {
-            rF[i * np + j] = Ft[i];
-            rG[i * np + j] = Gt[i];
-        }
     }
-    for i in 0..n {
-        let (r1, r2) = (&rF[i * np..(i + 1) * np], &rG[i * np..(i + 1) * np]);
-        if !zint::crt_rebuild(&mut Fo[i * wo..(i + 1) * wo], r1, crt_tmp)
-            || !zint::crt_rebuild(&mut Go[i * wo..(i + 1) * wo], r2, crt_tmp)
-        {
-            {
-                fail!();
-                return None;
-            }
-        }
+    let rebuilt = zint::crt_batch(rF, n, np, crt_tmp, |i, x| {
+        zint::copy_resize(&mut Fo[i * wo..(i + 1) * wo], x)
+    }) && zint::crt_batch(rG, n, np, crt_tmp, |i, x| {
+        zint::copy_resize(&mut Go[i * wo..(i + 1) * wo], x)
+    });
+    if !rebuilt {
+        fail!();
+        return None;
     }
     Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
 }

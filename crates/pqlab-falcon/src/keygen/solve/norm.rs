@@ -30,7 +30,7 @@ pub(super) fn field_norm<'a>(
     let rns = sa.take(hn * np)?;
     let twb = sa.take(2 * n)?;
     let t = sa.take(n)?;
-    let crt_tmp = sa.take(3 * (w + 3))?;
+    let crt_tmp = sa.take(zint::crt_tmp_words(hn, np))?;
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
@@ -42,21 +42,13 @@ pub(super) fn field_norm<'a>(
             t[v] = m.mul(t[2 * v], t[2 * v + 1]);
         }
         tw.intt_sized(&mut t[..hn], logn - 1);
-        for v in 0..hn {
-            rns[v * np + j] = t[v];
-        }
+        rns[j * hn..(j + 1) * hn].copy_from_slice(&t[..hn]);
     }
-    for v in 0..hn {
-        if !zint::crt_rebuild(
-            &mut out[v * w..(v + 1) * w],
-            &rns[v * np..(v + 1) * np],
-            crt_tmp,
-        ) {
-            {
-                fail!();
-                return None;
-            }
-        }
+    if !zint::crt_batch(rns, hn, np, crt_tmp, |v, x| {
+        zint::copy_resize(&mut out[v * w..(v + 1) * w], x)
+    }) {
+        fail!();
+        return None;
     }
     Some(Poly { d: out, n: hn, w })
 }

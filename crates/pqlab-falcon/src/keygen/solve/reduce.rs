@@ -188,7 +188,7 @@ fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: u
 const DEPTH_INT_FG: usize = 4;
 
 /// f and g in NTT form modulo the first `np` solver primes (coefficient i of prime j at
-/// i np + j), enough primes for the products with a k of 31-bit coefficients: the operands
+/// j n + i), enough primes for the products with a k of 31-bit coefficients: the operands
 /// that [`sub_mul_ntt`] reuses at every pass of a depth.
 #[derive(Default)]
 struct FgNtt<'a> {
@@ -225,9 +225,7 @@ fn fg_to_ntt<'s>(
                 *x = zint::mod_small_signed(src.c(i), &tw.m);
             }
             tw.ntt(t);
-            for (i, &x) in t.iter().enumerate() {
-                dst[i * np + j] = x;
-            }
+            dst[j * n..(j + 1) * n].copy_from_slice(t);
         }
     }
     let fg = FgNtt {
@@ -255,14 +253,13 @@ fn sub_mul_ntt(
 ) -> bool {
     let (n, np, w) = (k.len(), fg.np, fg.w);
     let mut sa = Arena { buf: scratch };
-    let (Some(rF), Some(rG), Some(twb), Some(kt), Some(t), Some(prod), Some(crt_tmp)) = (
+    let (Some(rF), Some(rG), Some(twb), Some(kt), Some(prod), Some(crt_tmp)) = (
         sa.take(n * np),
         sa.take(n * np),
         sa.take(2 * n),
         sa.take(n),
-        sa.take(n),
         sa.take(w),
-        sa.take(3 * (w + 3)),
+        sa.take(zint::crt_tmp_words(n, np)),
     ) else {
         return false;
     };
@@ -274,26 +271,24 @@ fn sub_mul_ntt(
         }
         tw.ntt(kt);
         for (src, dst) in [(fg.f, &mut *rF), (fg.g, &mut *rG)] {
-            for i in 0..n {
-                t[i] = m.mul(kt[i], src[i * np + j]);
+            let t = &mut dst[j * n..(j + 1) * n];
+            for ((x, &a), &b) in t.iter_mut().zip(kt.iter()).zip(&src[j * n..(j + 1) * n]) {
+                *x = m.mul(a, b);
             }
             tw.intt(t);
-            for (i, &x) in t.iter().enumerate() {
-                dst[i * np + j] = x;
-            }
         }
     }
     // P -= (the integers of residues r) 2^s, coefficient by coefficient.
-    let mut sub_crt = |P: &mut Poly<'_>, r: &[u32]| {
-        for i in 0..n {
-            if !zint::crt_rebuild(prod, &r[i * np..(i + 1) * np], crt_tmp) {
+    let mut sub_crt = |P: &mut Poly<'_>, r: &mut [u32]| {
+        zint::crt_batch(r, n, np, crt_tmp, |i, v| {
+            if !zint::copy_resize(prod, v) {
                 return false;
             }
             let x = P.c_mut(i);
             let l = x.len().min(wlim);
             zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
-        }
-        true
+            true
+        })
     };
     sub_crt(F, rF) && sub_crt(G, rG)
 }
