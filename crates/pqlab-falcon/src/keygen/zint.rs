@@ -59,8 +59,9 @@ pub(crate) fn wrap_signed(x: &mut [u32], bits: u32) {
     }
 }
 
-/// x mod p for the signed integer x.
-pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
+/// x mod p for the signed integer x (the oracle of [`mod_small_signed_batch`]).
+#[cfg(test)]
+fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
     let r2 = m.r2();
     let mut r = 0;
     // 2^(32 len) mod p, subtracted when x is negative.
@@ -70,6 +71,26 @@ pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
         t = m.mmul(t, r2);
     }
     m.sub(r, t & sign_word(x))
+}
+
+/// [`mod_small_signed`] for the n = out.len() coefficients of `src` (w words each, n w words
+/// in all): out\[i\] = (coefficient i) mod p. The coefficients go through the words together,
+/// so that their Horner steps are independent (the single-integer form is bound by the latency
+/// of its chain of products).
+pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
+    let r2 = m.r2();
+    out.fill(0);
+    // 2^(32 w) mod p, subtracted from the negative values.
+    let mut t = 1;
+    for k in (0..w).rev() {
+        t = m.mmul(t, r2);
+        for (i, r) in out.iter_mut().enumerate() {
+            *r = m.add(m.mmul(*r, r2), m.reduce_word(src[i * w + k]));
+        }
+    }
+    for (i, r) in out.iter_mut().enumerate() {
+        *r = m.sub(*r, t & sign_word(&src[i * w..(i + 1) * w]));
+    }
 }
 
 /// x mod p for the unsigned integer x.
@@ -624,6 +645,10 @@ mod tests {
             for (j, rj) in r.iter_mut().enumerate().take(np) {
                 let m = Modp::new(PRIMES[j].p);
                 *rj = mod_small_signed(&x[..4], &m);
+                let mut b = [0u32; 2];
+                let two = [x[0], x[1], x[2], x[3], 5, 6, 7, 0x8000_0000];
+                mod_small_signed_batch(&two, 4, &m, &mut b);
+                assert_eq!(b, [*rj, mod_small_signed(&two[4..], &m)]);
                 assert_eq!(
                     i128::from(*rj),
                     v.rem_euclid(i128::from(PRIMES[j].p)),

@@ -45,19 +45,15 @@ pub(super) fn lift<'a>(
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
-        for i in 0..n {
-            fx[i] = zint::mod_small_signed(f.c(i), &m);
-            gx[i] = zint::mod_small_signed(g.c(i), &m);
-        }
+        zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, fx);
+        zint::mod_small_signed_batch(&g.d[..n * g.w], g.w, &m, gx);
         tw.ntt(fx);
         tw.ntt(gx);
         // The residues modulo this prime, in place (prime-major, as the CRT reads them).
         let Ft = &mut rF[j * n..(j + 1) * n];
         let Gt = &mut rG[j * n..(j + 1) * n];
-        for v in 0..hn {
-            Ft[v] = zint::mod_small_signed(Fp.c(v), &m);
-            Gt[v] = zint::mod_small_signed(Gp.c(v), &m);
-        }
+        zint::mod_small_signed_batch(&Fp.d[..hn * Fp.w], Fp.w, &m, &mut Ft[..hn]);
+        zint::mod_small_signed_batch(&Gp.d[..hn * Gp.w], Gp.w, &m, &mut Gt[..hn]);
         tw.ntt_sized(&mut Ft[..hn], logn - 1);
         tw.ntt_sized(&mut Gt[..hn], logn - 1);
         // Points 2v and 2v+1 are w and -w, and w^2 is point v of the half-size NTT:

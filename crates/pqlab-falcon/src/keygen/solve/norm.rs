@@ -34,9 +34,7 @@ pub(super) fn field_norm<'a>(
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         let m = tw.m;
-        for (i, x) in t.iter_mut().enumerate() {
-            *x = zint::mod_small_signed(f.c(i), &m);
-        }
+        zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, t);
         tw.ntt(t);
         for v in 0..hn {
             t[v] = m.mul(t[2 * v], t[2 * v + 1]);

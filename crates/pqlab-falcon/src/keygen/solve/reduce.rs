@@ -221,9 +221,7 @@ fn fg_to_ntt<'s>(
     for j in 0..np {
         let tw = Twiddles::new(j, logn, twb);
         for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
-            for (i, x) in t.iter_mut().enumerate() {
-                *x = zint::mod_small_signed(src.c(i), &tw.m);
-            }
+            zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
             tw.ntt(t);
             dst[j * n..(j + 1) * n].copy_from_slice(t);
         }
