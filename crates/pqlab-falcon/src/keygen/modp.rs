@@ -171,6 +171,16 @@ impl Modp {
         self.sub(d, self.p)
     }
 
+    /// [`Self::mmul`] without its last subtraction: a b / 2^32 mod p in \[0, 2p), for any
+    /// 32-bit a and b < p.
+    #[inline(always)]
+    pub(crate) fn mmul_lazy(&self, a: u32, b: u32) -> u32 {
+        let z = u64::from(a) * u64::from(b);
+        let m = (z as u32).wrapping_mul(self.p0i);
+        // z + m p < 2^33 p < 2^64.
+        ((z + u64::from(m) * u64::from(self.p)) >> 32) as u32
+    }
+
     /// a b mod p (a in normal form, b in Montgomery form gives a b in normal form).
     #[inline(always)]
     pub(crate) fn to_mont(self, a: u32) -> u32 {
@@ -194,7 +204,7 @@ impl Modp {
     }
 
     /// A 32-bit word w mod p (w < 2^32 < 3p).
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn reduce_word(&self, w: u32) -> u32 {
         let w = u64::from(w);
         let p = u64::from(self.p);

@@ -73,23 +73,39 @@ fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
     m.sub(r, t & sign_word(x))
 }
 
-/// [`mod_small_signed`] for the n = out.len() coefficients of `src` (w words each, n w words
-/// in all): out\[i\] = (coefficient i) mod p. The coefficients go through the words together,
-/// so that their Horner steps are independent (the single-integer form is bound by the latency
-/// of its chain of products).
+/// [`mod_small_signed`] for the n = out.len() coefficients of `src` (w <= [`MAX_WORDS`]
+/// words each, n w words in all): out\[i\] = (coefficient i) mod p, as the sum over the words
+/// w_k of w_k 2^(32 k) mod p: one Montgomery product per word with a table of the powers of
+/// 2^32, the products independent of each other and added up unreduced (a Horner chain would
+/// be bound by the latency of its products), then reduced once.
 pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
+    // pw[k] = 2^(32 k) in Montgomery form (2^(32 (k + 1)) mod p), for k <= w: four
+    // interleaved chains of products after the first four.
+    let mut pw = [0u32; MAX_WORDS + 1];
+    let pw = &mut pw[..=w];
     let r2 = m.r2();
-    out.fill(0);
-    // 2^(32 w) mod p, subtracted from the negative values.
-    let mut t = 1;
-    for k in (0..w).rev() {
-        t = m.mmul(t, r2);
-        for (i, r) in out.iter_mut().enumerate() {
-            *r = m.add(m.mmul(*r, r2), m.reduce_word(src[i * w + k]));
+    let r1 = m.mmul(r2, 1);
+    pw[0] = r1;
+    for k in 1..=w.min(4) {
+        pw[k] = m.mmul(pw[k - 1], r2);
+    }
+    if w > 4 {
+        let c = pw[4];
+        for k in 5..=w {
+            pw[k] = m.mmul(pw[k - 4], c);
         }
     }
-    for (i, r) in out.iter_mut().enumerate() {
-        *r = m.sub(*r, t & sign_word(&src[i * w..(i + 1) * w]));
+    // 2^(32 w) mod p, subtracted from the negative values.
+    let t = m.mmul(pw[w], 1);
+    for (x, r) in src.chunks_exact(w).zip(out.iter_mut()) {
+        // Each term is below 2p: the sum stays below 2^(32 + 10).
+        let acc: u64 = x
+            .iter()
+            .zip(pw.iter())
+            .map(|(&a, &b)| u64::from(m.mmul_lazy(a, b)))
+            .sum();
+        let v = m.add(m.mmul(acc as u32, r1), m.mmul((acc >> 32) as u32, r2));
+        *r = m.sub(v, t & sign_word(x));
     }
 }
 
