@@ -3,7 +3,7 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, Poly, words_for};
+use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, MAX_WORDS, Poly, words_for};
 use crate::fft::{
     fft, ifft, poly_add, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mul_fft,
 };
@@ -166,22 +166,34 @@ const REDUCE_MAX_N: usize = 256;
 #[allow(non_snake_case)]
 fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: usize) {
     let n = f.n;
-    for (i, &ki) in k.iter().enumerate() {
-        if ki == 0 {
-            continue;
-        }
+    // (k f)_idx = sum over j of k_(idx - j) f_j (negated where idx - j wraps), accumulated
+    // exactly on few words (|k_i| < 2^31, n <= 2^5 terms at these depths: 2 words above f's), then subtracted
+    // once, shifted: the same integers as one subtraction per term, modulo 2^(32 wlim).
+    let aw = f.w + 2;
+    let mut acc = [0u32; ACC_MAX_WORDS];
+    let acc = &mut acc[..aw];
+    for idx in 0..n {
+        acc.fill(0);
         for j in 0..n {
-            let (idx, kk) = if i + j < n {
-                (i + j, ki)
+            let kk = if j <= idx {
+                k[idx - j]
             } else {
-                (i + j - n, -ki)
+                -k[idx + n - j]
             };
-            let x = F.c_mut(idx);
-            let l = x.len().min(wlim);
-            zint::sub_scaled_mul(&mut x[..l], f.c(j), kk, s);
+            if kk != 0 {
+                // acc -= kk f_j.
+                zint::sub_scaled_mul(acc, f.c(j), kk, 0);
+            }
         }
+        let x = F.c_mut(idx);
+        let l = x.len().min(wlim);
+        // x -= 2^s (-acc).
+        zint::sub_scaled_mul(&mut x[..l], acc, -1, s);
     }
 }
+
+/// Words of the accumulator of [`sub_mul_negacyclic`] (f has at most [`MAX_WORDS`]).
+const ACC_MAX_WORDS: usize = MAX_WORDS + 2;
 
 /// The depths from which [`sub_mul_ntt`] replaces the schoolbook product (as in the
 /// reference: there the degree is large and the integers small).
