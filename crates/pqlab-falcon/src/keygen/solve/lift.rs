@@ -4,13 +4,14 @@
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
 use super::{Arena, MAX_WORDS, Poly, words_for};
+use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, line 7 (the lift).
 ///
 /// Lifts (F', G') from degree n/2 to the unreduced (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x))
 /// at degree n = 2^logn, exactly (RNS with enough primes, then CRT).
 #[allow(non_snake_case)]
-pub(super) fn lift<'a>(
+pub(super) fn lift<'a, M: SolverMul>(
     Fp: &Poly<'_>,
     Gp: &Poly<'_>,
     f: &Poly<'_>,
@@ -43,7 +44,7 @@ pub(super) fn lift<'a>(
     let gx = sa.take(n)?;
     let crt_tmp = sa.take(zint::crt_tmp_words(n, np))?;
     for j in 0..np {
-        let tw = Twiddles::new(j, logn, twb);
+        let tw = Twiddles::<M>::new(j, logn, twb);
         let m = tw.m;
         zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, fx);
         zint::mod_small_signed_batch(&g.d[..n * g.w], g.w, &m, gx);

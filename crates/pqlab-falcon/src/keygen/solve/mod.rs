@@ -57,6 +57,7 @@ mod shallow;
 use super::zint;
 use lift::lift;
 use norm::{deepest, field_norm};
+use pqlab_arith::falcon_solver::SolverMul;
 use reduce::reduce_as_reference;
 use shallow::{depth0, depth1};
 
@@ -163,7 +164,7 @@ fn words_for(bits: u32) -> usize {
 /// For logn in {9, 10}: writes F and G (coefficients in \[-127, 127\], the reference's
 /// limit) and returns true, or returns false if (f, g) must be rejected.
 #[allow(non_snake_case)]
-pub(crate) fn solve_ntru(
+pub(crate) fn solve_ntru<M: SolverMul>(
     logn: u32,
     f: &[i8],
     g: &[i8],
@@ -202,13 +203,13 @@ pub(crate) fn solve_ntru(
                 return false;
             }
         };
-        let Some(nf) = field_norm(fp, lg, &mut fg_arena, scratch) else {
+        let Some(nf) = field_norm::<M>(fp, lg, &mut fg_arena, scratch) else {
             {
                 fail!();
                 return false;
             }
         };
-        let Some(ng) = field_norm(gp, lg, &mut fg_arena, scratch) else {
+        let Some(ng) = field_norm::<M>(gp, lg, &mut fg_arena, scratch) else {
             {
                 fail!();
                 return false;
@@ -260,7 +261,8 @@ pub(crate) fn solve_ntru(
                 w: cw,
             },
         );
-        let Some((mut nF, mut nG)) = lift(&Fc, &Gc, fp, gp, lg, 31 * MAX_BL_LARGE[d], pb, scratch)
+        let Some((mut nF, mut nG)) =
+            lift::<M>(&Fc, &Gc, fp, gp, lg, 31 * MAX_BL_LARGE[d], pb, scratch)
         else {
             {
                 fail!();
@@ -271,7 +273,7 @@ pub(crate) fn solve_ntru(
             fail!();
             return false;
         }
-        if !reduce_as_reference(&mut nF, &mut nG, fp, gp, lg, d, scratch) {
+        if !reduce_as_reference::<M>(&mut nF, &mut nG, fp, gp, lg, d, scratch) {
             {
                 fail!();
                 return false;
@@ -316,7 +318,7 @@ pub(crate) fn solve_ntru(
     let mut F1 = [0i32; 512];
     let mut G1 = [0i32; 512];
     let hn = n >> 1;
-    if !depth1(
+    if !depth1::<M>(
         &Fc,
         &Gc,
         f1,
@@ -333,5 +335,5 @@ pub(crate) fn solve_ntru(
         }
     }
     // Depth 0, as the reference: the round-off modulo the first prime.
-    depth0(&F1[..hn], &G1[..hn], f, g, logn, scratch, F, G)
+    depth0::<M>(&F1[..hn], &G1[..hn], f, g, logn, scratch, F, G)
 }

@@ -5,11 +5,12 @@
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
 use super::{Arena, MAX_WORDS, Poly, words_for};
+use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, line 5 (f' = N(f)).
 ///
 /// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly.
-pub(super) fn field_norm<'a>(
+pub(super) fn field_norm<'a, M: SolverMul>(
     f: &Poly<'_>,
     logn: u32,
     arena: &mut Arena<'a>,
@@ -32,7 +33,7 @@ pub(super) fn field_norm<'a>(
     let t = sa.take(n)?;
     let crt_tmp = sa.take(zint::crt_tmp_words(hn, np))?;
     for j in 0..np {
-        let tw = Twiddles::new(j, logn, twb);
+        let tw = Twiddles::<M>::new(j, logn, twb);
         let m = tw.m;
         zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, t);
         tw.ntt(t);

@@ -8,6 +8,7 @@ use crate::fft::{
     fft, ifft, poly_add, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mul_fft,
 };
 use crate::fpr::Fpr;
+use pqlab_arith::falcon_solver::SolverMul;
 
 /// The measured bit length of f and g per depth (average, standard deviation), from which
 /// the reference sets its reduction schedule.
@@ -38,7 +39,7 @@ const BITLENGTH: [(i32, i32); 11] = [
 /// coefficient of k leaves the open range (-(2^31 - 1), 2^31 - 1); so does this function
 /// (returns false).
 #[allow(non_snake_case)]
-pub(super) fn reduce_as_reference(
+pub(super) fn reduce_as_reference<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     f: &Poly<'_>,
@@ -78,7 +79,7 @@ pub(super) fn reduce_as_reference(
     // transformed once here, for every pass.
     let by_ntt = depth <= DEPTH_INT_FG;
     let (fg_ntt, scratch) = if by_ntt {
-        match fg_to_ntt(f, g, logn, scratch) {
+        match fg_to_ntt::<M>(f, g, logn, scratch) {
             Some(x) => x,
             None => {
                 fail!();
@@ -129,7 +130,7 @@ pub(super) fn reduce_as_reference(
         // Only the low FGlen 31-bit words matter (the next pass wraps to them).
         let wlim = words_for(31 * fglen as u32);
         if by_ntt {
-            if !sub_mul_ntt(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
+            if !sub_mul_ntt::<M>(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
                 fail!();
                 return false;
             }
@@ -213,7 +214,7 @@ struct FgNtt<'a> {
 
 /// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
 /// rest of `scratch`, or None if it is too small.
-fn fg_to_ntt<'s>(
+fn fg_to_ntt<'s, M: SolverMul>(
     f: &Poly<'_>,
     g: &Poly<'_>,
     logn: u32,
@@ -231,7 +232,7 @@ fn fg_to_ntt<'s>(
         sa.take(n)?,
     );
     for j in 0..np {
-        let tw = Twiddles::new(j, logn, twb);
+        let tw = Twiddles::<M>::new(j, logn, twb);
         for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
             zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
             tw.ntt(t);
@@ -251,7 +252,7 @@ fn fg_to_ntt<'s>(
 /// exactly in RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs),
 /// rebuilt by CRT and subtracted: the same result. Returns false if `scratch` is too small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
-fn sub_mul_ntt(
+fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     fg: &FgNtt<'_>,
@@ -274,7 +275,7 @@ fn sub_mul_ntt(
         return false;
     };
     for j in 0..np {
-        let tw = Twiddles::new(j, logn, twb);
+        let tw = Twiddles::<M>::new(j, logn, twb);
         let m = tw.m;
         for (x, &ki) in kt.iter_mut().zip(k) {
             *x = m.set(ki);

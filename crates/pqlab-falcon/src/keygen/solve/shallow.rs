@@ -11,6 +11,7 @@ use crate::fft::{
     poly_mul_fft, poly_sub,
 };
 use crate::fpr::Fpr;
+use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, lines 7-9 with Algorithm 7: Reduce (one pass).
 ///
@@ -19,7 +20,7 @@ use crate::fpr::Fpr;
 /// unreduced values fit in 53 bits, so their conversion is exact), the reduced F and G
 /// rounded back to integers and read as 31-bit signed words, as the reference stores them.
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub(super) fn depth1(
+pub(super) fn depth1<M: SolverMul>(
     Fc: &Poly<'_>,
     Gc: &Poly<'_>,
     f1: &Poly<'_>,
@@ -31,7 +32,7 @@ pub(super) fn depth1(
     G1: &mut [i32],
 ) -> bool {
     let n = 1usize << logn;
-    let Some((uF, uG)) = lift(Fc, Gc, f1, g1, logn, 0, dst, scratch) else {
+    let Some((uF, uG)) = lift::<M>(Fc, Gc, f1, g1, logn, 0, dst, scratch) else {
         fail!();
         return false;
     };
@@ -109,7 +110,7 @@ pub(super) fn depth1(
 /// taken as signed values modulo p, divided in floating point, rounded to k; F - k f and
 /// G - k g must lie in \[-127, 127\] and satisfy f G - g F = q.
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub(super) fn depth0(
+pub(super) fn depth0<M: SolverMul>(
     F1: &[i32],
     G1: &[i32],
     f: &[i8],
@@ -137,7 +138,7 @@ pub(super) fn depth0(
             return false;
         }
     };
-    let tw = Twiddles::new(0, logn, twb);
+    let tw = Twiddles::<M>::new(0, logn, twb);
     let m = tw.m;
     for v in 0..hn {
         Fn[v] = m.set(F1[v]);
@@ -217,7 +218,7 @@ pub(super) fn depth0(
 }
 
 /// The NTT of adj(a) = a(1/x) = a_0 - a_(n-1) x - ... - a_1 x^(n-1).
-fn adj_ntt(tw: &Twiddles<'_>, a: &[i8], out: &mut [u32]) {
+fn adj_ntt<M: SolverMul>(tw: &Twiddles<'_, M>, a: &[i8], out: &mut [u32]) {
     let n = out.len();
     out[0] = tw.m.set(i32::from(a[0]));
     for u in 1..n {
