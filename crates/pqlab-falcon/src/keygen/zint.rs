@@ -314,6 +314,56 @@ fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     copy_resize(x, acc)
 }
 
+/// acc += a b, or acc -= a b if `sub`, for signed a, b (two's complement, a.len() + b.len() <=
+/// 2 [`MAX_WORDS`]), exact modulo 2^(32 acc.len()): the magnitudes multiplied schoolbook, the
+/// product added or subtracted by the resulting sign.
+pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
+    let mut ma = [0u32; MAX_WORDS];
+    let mut mb = [0u32; MAX_WORDS];
+    let mut prod = [0u32; 2 * MAX_WORDS];
+    let (ma, mb) = (&mut ma[..a.len()], &mut mb[..b.len()]);
+    ma.copy_from_slice(a);
+    mb.copy_from_slice(b);
+    let neg = is_neg(a) ^ is_neg(b) ^ sub;
+    if is_neg(a) {
+        negate(ma);
+    }
+    if is_neg(b) {
+        negate(mb);
+    }
+    // Significant words only.
+    let la = ma.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    let lb = mb.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    if la == 0 || lb == 0 {
+        return;
+    }
+    let prod = &mut prod[..la + lb];
+    prod.fill(0);
+    for (i, &x) in ma[..la].iter().enumerate() {
+        prod[i + lb] = add_mul_small(&mut prod[i..i + lb], &mb[..lb], x);
+    }
+    // acc +- prod, the carry or borrow carried through all of acc.
+    let l = prod.len().min(acc.len());
+    let c = if neg {
+        sub_in_place(&mut acc[..l], &prod[..l])
+    } else {
+        add_in_place(&mut acc[..l], &prod[..l])
+    };
+    let mut c = c;
+    for w in acc[l..].iter_mut() {
+        if c == 0 {
+            break;
+        }
+        let (v, o) = if neg {
+            w.overflowing_sub(1)
+        } else {
+            w.overflowing_add(1)
+        };
+        *w = v;
+        c = u32::from(o);
+    }
+}
+
 /// x -= k 2^s y for signed x, y and k; the result is truncated to x's length (exact modulo
 /// 2^(32 x.len())). One pass over x from word s / 32: the words of |k| 2^s y are produced on
 /// the fly (y sign-extended) and added to x or subtracted from it, chosen by masks.
@@ -828,6 +878,28 @@ mod tests {
             ));
         }
         assert!(found > 20, "only {found} coprime pairs");
+    }
+
+    #[test]
+    fn add_mul_signed_matches_i128() {
+        let vals: [i128; 6] = [0, 1, -1, (1 << 50) + 3, -(1 << 61) + 7, 123_456_789];
+        for &a in &vals {
+            for &b in &vals {
+                for &c in &[0i128, -5, 1 << 100] {
+                    for sub in [false, true] {
+                        let mut acc = from_i128(c, 4);
+                        add_mul_signed(
+                            &mut acc[..4],
+                            &from_i128(a, 3)[..3],
+                            &from_i128(b, 2)[..2],
+                            sub,
+                        );
+                        let want = if sub { c - a * b } else { c + a * b };
+                        assert_eq!(acc[..4], from_i128(want, 4)[..4], "{c} + {a} {b} ({sub})");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,13 +3,14 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_WORDS, Poly, words_for};
+use super::{Arena, MAX_WORDS, Poly, SCHOOLBOOK_MAX_N, words_for};
 use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, line 7 (the lift).
 ///
 /// Lifts (F', G') from degree n/2 to the unreduced (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x))
-/// at degree n = 2^logn, exactly (RNS with enough primes, then CRT).
+/// at degree n = 2^logn, exactly: schoolbook products of the big coefficients up to
+/// [`SCHOOLBOOK_MAX_N`] (few, large coefficients), else RNS with enough primes, then CRT.
 #[allow(non_snake_case)]
 pub(super) fn lift<'a, M: SolverMul>(
     Fp: &Poly<'_>,
@@ -36,6 +37,26 @@ pub(super) fn lift<'a, M: SolverMul>(
     let mut da = Arena { buf: dst };
     let Fo = da.take(n * wo)?;
     let Go = da.take(n * wo)?;
+    if n <= SCHOOLBOOK_MAX_N {
+        // F_idx = sum of F'_v (-1)^j g_j over 2 v + j = idx (mod n, negated on the wrap); G
+        // the same with G' and f.
+        Fo.fill(0);
+        Go.fill(0);
+        for v in 0..hn {
+            for j in 0..n {
+                let pos = 2 * v + j;
+                let (idx, wrap) = if pos < n {
+                    (pos, false)
+                } else {
+                    (pos - n, true)
+                };
+                let sub = wrap ^ (j & 1 == 1);
+                zint::add_mul_signed(&mut Fo[idx * wo..(idx + 1) * wo], Fp.c(v), g.c(j), sub);
+                zint::add_mul_signed(&mut Go[idx * wo..(idx + 1) * wo], Gp.c(v), f.c(j), sub);
+            }
+        }
+        return Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }));
+    }
     let mut sa = Arena { buf: scratch };
     let rF = sa.take(n * np)?;
     let rG = sa.take(n * np)?;

@@ -154,6 +154,11 @@ impl<'a> Arena<'a> {
     }
 }
 
+/// The largest degree whose field norms and lifts are computed schoolbook on the big
+/// coefficients rather than in RNS form (the deep levels: few coefficients of many words,
+/// where the RNS form's residues and CRT, quadratic in the words per coefficient, cost more).
+const SCHOOLBOOK_MAX_N: usize = 16;
+
 /// Words for a signed integer of `bits` magnitude bits.
 fn words_for(bits: u32) -> usize {
     bits as usize / 32 + 1

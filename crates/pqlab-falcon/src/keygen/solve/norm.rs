@@ -4,12 +4,13 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_WORDS, Poly, words_for};
+use super::{Arena, MAX_WORDS, Poly, SCHOOLBOOK_MAX_N, words_for};
 use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, line 5 (f' = N(f)).
 ///
-/// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly.
+/// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly: schoolbook up to
+/// [`SCHOOLBOOK_MAX_N`], else in RNS form (NTTs modulo enough primes, then CRT).
 pub(super) fn field_norm<'a, M: SolverMul>(
     f: &Poly<'_>,
     logn: u32,
@@ -27,6 +28,23 @@ pub(super) fn field_norm<'a, M: SolverMul>(
     }
     let np = primes_for_words(w);
     let out = arena.take(hn * w)?;
+    if n <= SCHOOLBOOK_MAX_N {
+        // With f = f0(x^2) + x f1(x^2): N(f)(y) = f0(y)^2 - y f1(y)^2 mod y^(n/2) + 1.
+        out.fill(0);
+        for i in 0..hn {
+            for j in 0..hn {
+                let (a, b) = (f.c(2 * i), f.c(2 * j));
+                let k = i + j;
+                let (idx, wrap) = if k < hn { (k, false) } else { (k - hn, true) };
+                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, wrap);
+                let (a, b) = (f.c(2 * i + 1), f.c(2 * j + 1));
+                let k = i + j + 1;
+                let (idx, wrap) = if k < hn { (k, false) } else { (k - hn, true) };
+                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, !wrap);
+            }
+        }
+        return Some(Poly { d: out, n: hn, w });
+    }
     let mut sa = Arena { buf: scratch };
     let rns = sa.take(hn * np)?;
     let twb = sa.take(2 * n)?;
