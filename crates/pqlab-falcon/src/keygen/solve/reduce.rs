@@ -166,30 +166,44 @@ const REDUCE_MAX_N: usize = 256;
 /// as they were).
 #[allow(non_snake_case)]
 fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: usize) {
-    let n = f.n;
-    // (k f)_idx = sum over j of k_(idx - j) f_j (negated where idx - j wraps), accumulated
-    // exactly on few words (|k_i| < 2^31, n <= 2^5 terms at these depths: 2 words above f's), then subtracted
-    // once, shifted: the same integers as one subtraction per term, modulo 2^(32 wlim).
-    let aw = f.w + 2;
+    let (n, w) = (f.n, f.w);
+    // (k f)_idx = sum over j of k_(idx - j) f_j (negated where idx - j wraps), summed word
+    // column by word column without carries (|k_i| < 2^31, n <= 2^5 terms at these depths:
+    // every column sum fits an i128), the carries resolved once into w + 2 words, then
+    // subtracted once, shifted: the same integers as one subtraction per term, modulo
+    // 2^(32 wlim).
+    let mut col = [0i128; ACC_MAX_WORDS];
     let mut acc = [0u32; ACC_MAX_WORDS];
-    let acc = &mut acc[..aw];
+    let (col, acc) = (&mut col[..=w], &mut acc[..w + 2]);
     for idx in 0..n {
-        acc.fill(0);
+        col.fill(0);
         for j in 0..n {
-            let kk = if j <= idx {
+            let kk = i128::from(if j <= idx {
                 k[idx - j]
             } else {
                 -k[idx + n - j]
-            };
+            });
             if kk != 0 {
-                // acc -= kk f_j.
-                zint::sub_scaled_mul(acc, f.c(j), kk, 0);
+                let y = f.c(j);
+                for (c, &yw) in col[..w].iter_mut().zip(y) {
+                    *c += kk * i128::from(yw);
+                }
+                // y = (its words) - 2^(32 w) when negative.
+                if zint::is_neg(y) {
+                    col[w] -= kk;
+                }
             }
         }
+        let mut carry = 0i128;
+        for (a, &c) in acc.iter_mut().zip(col.iter()) {
+            let v = c + carry;
+            *a = v as u32;
+            carry = v >> 32;
+        }
+        acc[w + 1] = carry as u32;
         let x = F.c_mut(idx);
         let l = x.len().min(wlim);
-        // x -= 2^s (-acc).
-        zint::sub_scaled_mul(&mut x[..l], acc, -1, s);
+        zint::sub_scaled_mul(&mut x[..l], acc, 1, s);
     }
 }
 
