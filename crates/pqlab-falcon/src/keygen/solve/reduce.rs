@@ -178,19 +178,20 @@ fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: u
     for idx in 0..n {
         col.fill(0);
         for j in 0..n {
-            let kk = i128::from(if j <= idx {
+            let kk = i64::from(if j <= idx {
                 k[idx - j]
             } else {
                 -k[idx + n - j]
             });
             if kk != 0 {
                 let y = f.c(j);
+                // |kk y_t| < 2^31 2^32: the product fits an i64.
                 for (c, &yw) in col[..w].iter_mut().zip(y) {
-                    *c += kk * i128::from(yw);
+                    *c += i128::from(kk * i64::from(yw));
                 }
                 // y = (its words) - 2^(32 w) when negative.
                 if zint::is_neg(y) {
-                    col[w] -= kk;
+                    col[w] -= i128::from(kk);
                 }
             }
         }
