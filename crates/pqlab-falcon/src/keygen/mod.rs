@@ -3,7 +3,7 @@
 //!
 //! * [`gauss`]: f and g from the keygen SHAKE256 stream, as the reference draws them.
 //! * [`modp`]: the NTRUSolve primes, Montgomery arithmetic and NTT modulo each.
-//! * [`zint`]: the big integers of NTRUSolve.
+//! * [`zint`]: the big integers of NTRUSolve; [`xgcd`]: their extended GCD.
 //! * [`solve`]: NTRUSolve itself.
 //!
 //! Rejections (each draws a fresh (f, g) from the continuing stream, as in the reference):
@@ -16,6 +16,7 @@
 mod gauss;
 mod modp;
 mod solve;
+mod xgcd;
 mod zint;
 
 use pqlab_arith::falcon_solver::{Mont32, SolverMul};

@@ -243,7 +243,8 @@ impl Modp {
     }
 }
 
-/// The twiddle factors of the NTT of size 2^logn modulo one prime, for the reduction `M`: `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
+/// The twiddle factors of the NTT of size 2^logn modulo one prime, for the reduction `M`:
+/// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
 /// by the strategy's factor^-1 (Montgomery: psi^rev(k) 2^32 mod p, the Montgomery form), in
 /// the caller's buffer.
 pub(crate) struct Twiddles<'a, M: SolverMul = Mont32> {

@@ -105,7 +105,7 @@ pub(super) fn deepest<'a>(
     let Gd = da.take(wo)?;
     Fd.fill(0);
     Gd.fill(0);
-    if !zint::bezout(&mut Gd[..w], &mut Fd[..w], x, y, tmp) {
+    if !super::super::xgcd::bezout(&mut Gd[..w], &mut Fd[..w], x, y, tmp) {
         {
             fail!();
             return None;
