@@ -107,18 +107,18 @@ pub const PSI_INV_POWERS: [u16; MAX_N] = {
 /// Forward negacyclic NTT in place (coefficients in \[0, q), length a power of two up to
 /// [`MAX_N`]); the output is in bit-reversed order.
 ///
-/// Runs under the reduction strategy selected with [`crate::reduce::set_strategy`] (Montgomery
-/// by default); every strategy returns the same bits ([`crate::reduce::ntt_falcon`]).
+/// Montgomery reduction by type ([`crate::reduce::ntt_falcon::Mont`], the fastest constant-time
+/// strategy for q = 12289 in `pqlab compare --reductions`); the study's other strategies are
+/// the separate instantiations [`crate::reduce::ntt_falcon::ntt_with`] (the same bits).
 pub fn ntt(a: &mut [u16]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);
-    crate::reduce::ntt_falcon::ntt(crate::reduce::strategy(), a);
+    crate::reduce::ntt_falcon::ntt_with::<crate::reduce::ntt_falcon::Mont>(a);
 }
 
-/// Inverse of [`ntt`] in place, including the factor n^-1; under the selected strategy, like
-/// [`ntt`].
+/// Inverse of [`ntt`] in place, including the factor n^-1; Montgomery by type, like [`ntt`].
 pub fn intt(a: &mut [u16]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::InvNtt);
-    crate::reduce::ntt_falcon::intt(crate::reduce::strategy(), a);
+    crate::reduce::ntt_falcon::intt_with::<crate::reduce::ntt_falcon::Mont>(a);
 }
 
 /// Pointwise product in the NTT domain: a\[i\] = a\[i\] * b\[i\] mod q.

@@ -8,7 +8,8 @@
 //! * [`mlkem`]: q = 3329 (FIPS 203): Barrett and Montgomery reduction, NTT and inverse NTT of
 //!   FIPS 203 Algorithms 9 and 10, MultiplyNTTs and BaseCaseMultiply (Algorithms 11 and 12).
 //! * [`reduce`]: modular-reduction strategies (Montgomery, Barrett, K-RED, K2-RED, generalised
-//!   K-RED, `%`) behind one trait, NTTs generic over them, and the process-wide strategy selector.
+//!   K-RED, `%`) behind one trait and NTTs generic over them (production: Montgomery by type;
+//!   the reduction study instantiates the others).
 //! * [`falcon`]: q = 12289 (Falcon v1.2): Barrett reduction and the negacyclic NTT for
 //!   n = 2..1024 (generic over the reduction strategy, in [`reduce::ntt_falcon`]).
 //! * [`falcon_solver`]: NTTs modulo the 31-bit primes of Falcon's NTRU solver (p = 1 mod

@@ -58,6 +58,8 @@ mod keys;
 pub mod params;
 mod sampler;
 mod sign;
+#[cfg(feature = "reduction-study")]
+pub mod study;
 mod verify;
 
 pub use error::Error;

@@ -1,9 +1,8 @@
-//! The Falcon round-3 KAT files (falcon512-KAT.rsp, falcon1024-KAT.rsp: every public key,
-//! every signature, and the key generation from every record's seed) under every reduction
-//! strategy of `pqlab_arith::reduce`: verification's NTT modulo q = 12289 and the key
-//! generation's NTTs modulo the NTRU-solver primes dispatch on the process-wide selector, so
-//! this binary holds a single test that switches it sequentially (no other test here can race
-//! with it).
+//! The Falcon round-3 KAT files (falcon512-KAT.rsp, falcon1024-KAT.rsp: every signature, and
+//! the key generation from every record's seed) under every reduction strategy of
+//! `pqlab_arith::reduce`, through the study's instantiation (`pqlab_falcon::study`, feature
+//! `reduction-study`): verification's NTTs modulo q = 12289 and the key generation's NTTs
+//! modulo the NTRU-solver primes under the strategy. Production code has no strategy switch.
 //!
 //! Key generation: every strategy must reproduce the KAT key pairs byte for byte.
 //! `PQLAB_KAT_LIMIT` limits the records per file (default: all 100; about 2 s per strategy in
@@ -12,28 +11,36 @@
 
 mod common;
 
-use pqlab_arith::reduce::{Strategy, set_strategy, strategy};
+use pqlab_falcon::study::{self, Strategy};
 use pqlab_falcon::{Error, Signature, SigningKey, VerifyingKey};
 use pqlab_testutil::vectors::vectors_dir;
 
 /// How many of the first `limit` records of `file` our key generation reproduces from the
 /// record's seed (sk and pk, as `kat_keygen.rs` checks them).
-fn keygen_matches<const N: usize>(dir: &std::path::Path, file: &str, limit: usize) -> usize {
+fn keygen_matches<const N: usize>(
+    dir: &std::path::Path,
+    file: &str,
+    limit: usize,
+    s: Strategy,
+) -> usize {
     let kats = common::load(dir, file);
     kats.iter()
         .take(limit)
-        .filter(|k| common::keygen_from_record::<N>(k) == (k.sk.clone(), k.pk.clone()))
+        .filter(|k| {
+            let sk = study::generate_from_seed::<N>(&common::record_seed(k), s);
+            common::encode_pair(&sk) == (k.sk.clone(), k.pk.clone())
+        })
         .count()
 }
 
 /// Every KAT record of `file`: the public key decodes and re-encodes, h = g / f from the secret
 /// key (an NTT, a pointwise division and an inverse NTT), the signature verifies in both
 /// forms, and a changed message is rejected.
-fn verify_all<const N: usize>(dir: &std::path::Path, file: &str, logn: u8) -> usize {
+fn verify_all<const N: usize>(dir: &std::path::Path, file: &str, logn: u8, st: Strategy) -> usize {
     let kats = common::load(dir, file);
     assert_eq!(kats.len(), 100, "{file}: expected 100 records");
     for k in &kats {
-        let s = strategy().name();
+        let s = st.name();
         let vk = VerifyingKey::<N>::decode(&k.pk).unwrap_or_else(|e| panic!("#{}: {e}", k.count));
         let sk = SigningKey::<N>::decode(&k.sk).unwrap_or_else(|e| panic!("#{}: {e}", k.count));
         assert_eq!(sk.verifying_key(), vk, "{s} #{}: h = g/f", k.count);
@@ -43,10 +50,16 @@ fn verify_all<const N: usize>(dir: &std::path::Path, file: &str, logn: u8) -> us
         assert_eq!(vk.verify_signature(msg, &sig), Ok(()), "{s} #{}", k.count);
         let det = k.detached_sig(logn);
         assert_eq!(vk.verify(msg, &det), Ok(()), "{s} #{}", k.count);
+        assert_eq!(
+            study::verify(&vk, msg, &det, st),
+            Ok(()),
+            "{s} #{}",
+            k.count
+        );
         let mut other = msg.to_vec();
         other.push(0);
         assert_eq!(
-            vk.verify(&other, &det),
+            study::verify(&vk, &other, &det, st),
             Err(Error::InvalidSignature),
             "{s} #{}",
             k.count
@@ -68,12 +81,10 @@ fn kat_verify_under_every_reduction_strategy() {
         "falcon-kat/falcon1024-KAT.rsp",
     );
     for s in Strategy::ALL {
-        set_strategy(s);
-        assert_eq!(strategy(), s);
-        let a = verify_all::<512>(&dir, f512, 9);
-        let b = verify_all::<1024>(&dir, f1024, 10);
-        let m512 = keygen_matches::<512>(&dir, f512, limit);
-        let m1024 = keygen_matches::<1024>(&dir, f1024, limit);
+        let a = verify_all::<512>(&dir, f512, 9, s);
+        let b = verify_all::<1024>(&dir, f1024, 10, s);
+        let m512 = keygen_matches::<512>(&dir, f512, limit, s);
+        let m1024 = keygen_matches::<1024>(&dir, f1024, limit, s);
         println!(
             "== reduction strategy {}: {a} + {b} KAT signatures verified; \
              key generation: {m512} + {m1024} of {limit} + {limit} KAT key pairs reproduced",
@@ -86,7 +97,6 @@ fn kat_verify_under_every_reduction_strategy() {
             s.name()
         );
     }
-    set_strategy(Strategy::Montgomery);
     println!(
         "all Falcon KAT signatures verified and key pairs reproduced under {} strategies",
         Strategy::ALL.len()

@@ -16,9 +16,10 @@
 //!   (`pqlab_arith::falcon_solver`, PRIMES\[1\] = 2147389441: its generalised K-RED takes 3
 //!   steps, like 509 of the 522 primes), n = 512 and 1024; the "k2-red" strategy is the
 //!   generalised K-RED there. The whole operation is Falcon key generation (spec v1.2,
-//!   Algorithm 4: KeyGen, with NTRUGen and Algorithm 6: NTRUSolve), whose NTTs modulo the
-//!   solver primes (`pqlab_falcon`'s `keygen::modp`) and modulo q (h = g / f) run under the
-//!   selected strategy, from [`KEYGEN_SEEDS`] fixed seeds: round r uses seed r for every
+//!   Algorithm 4: KeyGen, with NTRUGen and Algorithm 6: NTRUSolve) through the study's
+//!   instantiation (`pqlab_falcon::study::generate_from_seed`: the solver's NTTs modulo its
+//!   primes under the strategy; h = g / f with the production NTT modulo q), from
+//!   [`KEYGEN_SEEDS`] fixed seeds: round r uses seed r for every
 //!   strategy, so that every strategy generates the same keys (the time varies with the seed:
 //!   NTRUGen rejects a varying number of (f, g)).
 //! * `ml-dsa-65`: the q = 8380417 NTTs and ML-DSA-65 verification (32-byte message), through
@@ -26,18 +27,18 @@
 //!   under the strategy; the production code is Montgomery by type and never reads it).
 //! * `ml-kem-768`: the q = 3329 NTTs and ML-KEM-768 decapsulation (`pqlab_mlkem::study`).
 //!
-//! Falcon's transforms still read the process-wide selector (`set_strategy`), which the study
-//! sets around each Falcon batch.
+//! Falcon verification runs through `pqlab_falcon::study::verify` (its NTTs modulo q under the
+//! strategy). No production code reads a strategy: every instantiation here takes it as an
+//! argument or a type.
 //!
 //! Strategies are measured interleaved (rounds of a batch per strategy) so that drift on a
-//! shared machine spreads over all of them; the process-wide strategy is restored after every
-//! batch to what it was before the study.
+//! shared machine spreads over all of them.
 
 use std::cell::RefCell;
 
 use pqlab_arith::falcon_solver::{self, KRed11x3, KRedPm2, ModMul, Twiddles};
 use pqlab_arith::reduce::{self, Modulus, Strategy, ntt_falcon, ntt_mldsa, ntt_mlkem};
-use pqlab_falcon::{NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey};
+use pqlab_falcon::{NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey, study};
 use pqlab_mldsa::MlDsa65;
 use pqlab_mlkem::MlKem768;
 
@@ -97,27 +98,22 @@ pub struct ReductionRow {
 type Cell = [(Option<f64>, f64); 4];
 
 /// Measures `f(s, round, warmup, calls)` for every strategy in `rounds` interleaved rounds of
-/// `per_round` timed calls, with the strategy selected process-wide: `warmup` untimed calls in
-/// the first round, one before each later batch. The rounds are short (one to four calls) so
-/// that load changes on a shared machine hit every strategy alike. The process-wide strategy is
-/// restored after every batch.
+/// `per_round` timed calls: `warmup` untimed calls in the first round, one before each later
+/// batch. The rounds are short (one to four calls) so that load changes on a shared machine hit
+/// every strategy alike.
 fn interleaved(
     rounds: usize,
     warmup: usize,
     per_round: usize,
     mut f: impl FnMut(Strategy, usize, usize, usize) -> Result<Sample, LabError>,
 ) -> Result<Cell, LabError> {
-    let before = reduce::strategy();
     let mut all: [Sample; 4] = Default::default();
     for r in 0..rounds {
         // Rotate the order so that no strategy always runs first after another cell.
         for j in 0..4 {
             let i = (r + j) % 4;
             let s = Strategy::ALL[i];
-            reduce::set_strategy(s);
-            let x = f(s, r, if r == 0 { warmup } else { 1 }, per_round);
-            reduce::set_strategy(before);
-            let x = x?;
+            let x = f(s, r, if r == 0 { warmup } else { 1 }, per_round)?;
             all[i].ns.extend(x.ns);
             all[i].cycles.extend(x.cycles);
         }
@@ -246,12 +242,12 @@ fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
         time_in_place(w, n, &a, |x| ntt_falcon::intt(s, x))
     })?;
     let (vk, msg, sig) = falcon_inputs::<N>()?;
-    let whole = interleaved(k.rounds, k.warmup, k.op, |_, _, w, n| {
+    let whole = interleaved(k.rounds, k.warmup, k.op, |s, _, w, n| {
         measure::time(
             w,
             n,
             |_| Ok(()),
-            |()| vk.verify(&msg, &sig).map_err(lib_err),
+            |()| study::verify(&vk, &msg, &sig, s).map_err(lib_err),
         )
     })?;
     Ok(Module {
@@ -291,7 +287,7 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
     let intt = interleaved(k.rounds, k.warmup, k.ntt, |s, _, w, n| {
         time_in_place(w, n, &a, |x| falcon_solver::intt(x, tw(s)))
     })?;
-    let whole = interleaved(k.keygen_rounds, k.keygen_warmup, k.op, |_, r, w, n| {
+    let whole = interleaved(k.keygen_rounds, k.keygen_warmup, k.op, |s, r, w, n| {
         let seed = keygen_seed(r);
         measure::time(
             w,
@@ -299,7 +295,7 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
             |_| Ok(()),
             |()| {
                 // The key pair: the secret key (f, g, F, G) and the public key h = g / f.
-                let sk = SigningKey::<N>::generate_from_seed(std::hint::black_box(&seed));
+                let sk = study::generate_from_seed::<N>(std::hint::black_box(&seed), s);
                 std::hint::black_box((sk.verifying_key(), sk));
                 Ok(())
             },
@@ -315,8 +311,8 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
             "NTTs modulo the NTRU-solver prime PRIMES[{SOLVER_PRIME}] = {p}; table B = the \
              run-time tables of one prime (gm, igm, n^-1, the strategy's constants; the \
              522-prime list adds 2088 B at compile time); keygen = the whole key generation \
-             (NTRUGen, NTRUSolve, h = g / f) with its NTTs under the strategy (the solver's \
-             pointwise products stay Montgomery), median over {} fixed seeds, the same for \
+             (NTRUGen, NTRUSolve, h = g / f) with the solver's NTTs under the strategy (its \
+             pointwise products stay Montgomery; h = g / f with the production NTT), median over {} fixed seeds, the same for \
              every strategy",
             k.keygen_rounds
         )),

@@ -18,10 +18,13 @@
 //!   one place that maps a strategy to its multiplication); it dispatches once per call to the
 //!   generic transforms and to [`twiddles_from_root`] (the tables from a given root, in
 //!   caller buffers, as Falcon key generation uses them: `pqlab-falcon`'s `keygen::modp`).
-//! * [`ntt`] / [`intt`] (run-time strategy, from the [`Twiddles`]), [`ntt_once`] /
-//!   [`intt_once`] (`(a, prime_index, logn)` under the process-wide strategy, building the
-//!   tables on the way) and [`ntt_with`] / [`intt_with`] (a [`ModMul`] type): the negacyclic transforms of size n = 2^logn,
-//!   logn <= 10, coefficients in \[0, p), the output in bit-reversed order.
+//! * [`SolverMul`]: the transforms and tables of one multiplication chosen **by type**, as
+//!   Falcon key generation instantiates them: [`Mont32`] in production (the fastest constant-
+//!   time one), every [`ModMul`] and [`KRedSolver`] (the study's generalised K-RED, the form
+//!   per prime) for the reduction study. No process-wide switch reaches them.
+//! * [`ntt`] / [`intt`] (run-time strategy, from the [`Twiddles`]: the study's NTT rows) and
+//!   [`ntt_with`] / [`intt_with`] (a [`ModMul`] type): the negacyclic transforms of size
+//!   n = 2^logn, logn <= 10, coefficients in \[0, p), the output in bit-reversed order.
 //!
 //! # Which K-RED parameters reduce for these primes
 //!
@@ -373,6 +376,83 @@ impl DynModMul {
     }
 }
 
+/// The negacyclic transforms modulo one solver prime under one reduction chosen by type
+/// (Falcon key generation is generic over it: production instantiates [`Mont32`], the
+/// reduction study the others). Blanket-implemented for every [`ModMul`] (the generic
+/// [`twiddles_from_root`], [`ntt_with`], [`intt_with`]) and for [`KRedSolver`].
+pub trait SolverMul: Copy {
+    /// The constants for prime p (a prime p = 1 mod 2048 below 2^31).
+    fn for_prime(p: u32) -> Self;
+    /// FACTOR^-1 mod p ([`ModMul::factor_inv`]), the pre-scaling of the tables.
+    fn scale_inv(&self) -> u32;
+    /// [`twiddles_from_root`].
+    fn tables_from_root(&self, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32;
+    /// [`ntt_with`] (n = a.len()).
+    fn ntt(&self, a: &mut [u32], gm: &[u32]);
+    /// [`intt_with`] (n = a.len()).
+    fn intt(&self, a: &mut [u32], igm: &[u32], ninv: u32);
+}
+
+impl<M: ModMul> SolverMul for M {
+    fn for_prime(p: u32) -> Self {
+        M::new(p)
+    }
+    fn scale_inv(&self) -> u32 {
+        ModMul::factor_inv(self)
+    }
+    fn tables_from_root(&self, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32 {
+        twiddles_from_root(self, root, logn, gm, igm)
+    }
+    fn ntt(&self, a: &mut [u32], gm: &[u32]) {
+        ntt_with(self, a, gm);
+    }
+    fn intt(&self, a: &mut [u32], igm: &[u32], ninv: u32) {
+        intt_with(self, a, igm, ninv);
+    }
+}
+
+/// The study's generalised K-RED for the solver primes ([`Strategy::K2Red`]): [`KRedPm2`]
+/// where it fits, else [`KRed11x3`], chosen per prime (once per transform, not per product).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KRedSolver {
+    /// p = 2^31 - l0, two steps.
+    Pm2(KRedPm2),
+    /// p = k 2^11 + 1, three steps.
+    X3(KRed11x3),
+}
+
+/// Runs `$body` with `$m` bound to the concrete [`ModMul`] of a [`KRedSolver`].
+macro_rules! with_kred {
+    ($d:expr, $m:ident => $body:expr) => {
+        match $d {
+            KRedSolver::Pm2($m) => $body,
+            KRedSolver::X3($m) => $body,
+        }
+    };
+}
+
+impl SolverMul for KRedSolver {
+    fn for_prime(p: u32) -> Self {
+        if KRedPm2::fits(p) {
+            KRedSolver::Pm2(KRedPm2::new(p))
+        } else {
+            KRedSolver::X3(KRed11x3::new(p))
+        }
+    }
+    fn scale_inv(&self) -> u32 {
+        with_kred!(self, m => ModMul::factor_inv(m))
+    }
+    fn tables_from_root(&self, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) -> u32 {
+        with_kred!(self, m => twiddles_from_root(m, root, logn, gm, igm))
+    }
+    fn ntt(&self, a: &mut [u32], gm: &[u32]) {
+        with_kred!(self, m => ntt_with(m, a, gm));
+    }
+    fn intt(&self, a: &mut [u32], igm: &[u32], ninv: u32) {
+        with_kred!(self, m => intt_with(m, a, igm, ninv));
+    }
+}
+
 /// The twiddle tables of one prime, degree and strategy (8 KiB: a caller-owned buffer; keep it
 /// while working modulo that prime).
 #[derive(Clone, Debug)]
@@ -413,11 +493,6 @@ impl Twiddles {
             DynModMul::new(s, p).twiddles_from_root(psi(p), logn, &mut t.gm[..n], &mut t.igm[..n]);
         t
     }
-
-    /// The tables for the process-wide strategy ([`crate::reduce::strategy`]).
-    pub fn for_current_strategy(prime_index: usize, logn: u32) -> Twiddles {
-        Twiddles::new(crate::reduce::strategy(), prime_index, logn)
-    }
 }
 
 /// The forward NTT of `a` (2^tw.logn coefficients in \[0, p)) modulo `PRIMES[tw.prime_index]`,
@@ -431,19 +506,6 @@ pub fn ntt(a: &mut [u32], tw: &Twiddles) {
 pub fn intt(a: &mut [u32], tw: &Twiddles) {
     let n = 1 << tw.logn;
     DynModMul::new(tw.strategy, PRIMES[tw.prime_index]).intt(&mut a[..n], &tw.igm, tw.ninv);
-}
-
-/// The forward NTT of `a` (n = 2^logn coefficients in \[0, p)) modulo `PRIMES[prime_index]`
-/// under the process-wide strategy ([`crate::reduce::strategy`]), building the tables on the
-/// way (2n modular multiplications and a primitive root: keep a [`Twiddles`] and call [`ntt`]
-/// when working modulo one prime more than once).
-pub fn ntt_once(a: &mut [u32], prime_index: usize, logn: u32) {
-    ntt(a, &Twiddles::for_current_strategy(prime_index, logn));
-}
-
-/// The inverse of [`ntt_once`], including n^-1.
-pub fn intt_once(a: &mut [u32], prime_index: usize, logn: u32) {
-    intt(a, &Twiddles::for_current_strategy(prime_index, logn));
 }
 
 /// Bytes of the run-time tables of one prime and degree 2^logn under strategy `s`: gm and igm

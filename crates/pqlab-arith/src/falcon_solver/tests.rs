@@ -200,18 +200,34 @@ fn extremes_round_trip() {
     }
 }
 
+/// [`SolverMul`] by type computes what [`DynModMul`] computes for the strategy (the study's
+/// K-RED form per prime included).
 #[test]
-fn once_uses_the_default_strategy() {
-    // The unit tests never change the process-wide strategy: this is Montgomery.
-    let p = PRIMES[3];
-    let a: Vec<u32> = (0..512u32).map(|i| i * 4_000_037 % p).collect();
-    let mut x = a.clone();
-    ntt_once(&mut x, 3, 9);
-    let mut y = a.clone();
-    ntt(&mut y, &Twiddles::new(Strategy::Montgomery, 3, 9));
-    assert_eq!(x, y);
-    intt_once(&mut x, 3, 9);
-    assert_eq!(x, a);
+fn solver_mul_by_type_equals_dynamic() {
+    fn check<M: SolverMul>(s: Strategy, i: usize) {
+        let p = PRIMES[i];
+        let a: Vec<u32> = (0..512u32).map(|j| j * 4_000_037 % p).collect();
+        let m = M::for_prime(p);
+        let d = DynModMul::new(s, p);
+        let (mut gm, mut igm) = (vec![0; 512], vec![0; 512]);
+        let (mut dgm, mut digm) = (vec![0; 512], vec![0; 512]);
+        let ninv = m.tables_from_root(psi(p), 9, &mut gm, &mut igm);
+        assert_eq!(m.scale_inv(), d.factor_inv());
+        assert_eq!(ninv, d.twiddles_from_root(psi(p), 9, &mut dgm, &mut digm));
+        assert_eq!((&gm, &igm), (&dgm, &digm), "{s:?} p={p}");
+        let (mut x, mut y) = (a.clone(), a.clone());
+        m.ntt(&mut x, &gm);
+        d.ntt(&mut y, &dgm);
+        assert_eq!(x, y, "{s:?} p={p}");
+        m.intt(&mut x, &igm, ninv);
+        assert_eq!(x, a, "{s:?} p={p}");
+    }
+    for i in [0, 3, NPRIMES - 1] {
+        check::<Mont32>(Strategy::Montgomery, i);
+        check::<BarrettP>(Strategy::Barrett, i);
+        check::<KRedSolver>(Strategy::K2Red, i);
+        check::<RemP>(Strategy::PlainRem, i);
+    }
 }
 
 /// The tables of size n/2 are the prefixes of those of size n (up to n^-1), for every

@@ -28,10 +28,12 @@
 //! All strategies but [`PlainRem`] are constant time: no branch, memory index or division
 //! depends on the value reduced (only shifts, multiplications, additions).
 //!
-//! [`set_strategy`] selects, process-wide, which strategy the NTTs of [`crate::mldsa`],
-//! [`crate::mlkem`] and [`crate::falcon`] use (see [`Strategy`]); the generic transforms
-//! themselves are in [`ntt_mldsa`], [`ntt_mlkem`] and [`ntt_falcon`], built from the shared
-//! compile-time tables and plans of [`plan`].
+//! The production transforms of [`crate::mldsa`], [`crate::mlkem`], [`crate::falcon`] and
+//! [`crate::falcon_solver`] use their fastest constant-time reduction by type (Montgomery);
+//! there is no process-wide switch. The reduction study runs the same generic transforms
+//! under every [`Strategy`] through separate instantiations: [`ntt_mldsa`], [`ntt_mlkem`] and
+//! [`ntt_falcon`] (`ntt_with::<S>`, or `ntt(strategy, ..)`), built from the shared
+//! compile-time tables and plans of [`plan`], and the solver primes' [`crate::falcon_solver`].
 
 mod barrett;
 mod k2red;
@@ -50,8 +52,6 @@ pub use kred::KRed;
 pub use kred_general::KRedGeneral;
 pub use montgomery::Montgomery;
 pub use plain::PlainRem;
-
-use core::sync::atomic::{AtomicU8, Ordering};
 
 /// How the output bound of a strategy grows with its input bound x (|c| <= x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ pub const fn prescale<S: Reduction>(x: i64) -> i64 {
     centre((x.rem_euclid(S::Q) * inv_mod(S::FACTOR, S::Q)) % S::Q, S::Q)
 }
 
-/// The strategies the ML-DSA, ML-KEM and Falcon (q = 12289) NTTs can run under.
+/// The strategies the reduction study runs the ML-DSA, ML-KEM and Falcon NTTs under.
 ///
 /// K-RED with a single application and the generalised K-RED are not offered here: one K-RED
 /// removes only m bits (13 for q = 8380417, 8 for q = 3329), so the product of a twiddle and a
@@ -207,35 +207,6 @@ impl Strategy {
             Strategy::PlainRem => "plain-%",
         }
     }
-
-    const fn from_u8(v: u8) -> Strategy {
-        match v {
-            1 => Strategy::Barrett,
-            2 => Strategy::K2Red,
-            3 => Strategy::PlainRem,
-            _ => Strategy::Montgomery,
-        }
-    }
-}
-
-static STRATEGY: AtomicU8 = AtomicU8::new(Strategy::Montgomery as u8);
-
-/// Selects the reduction strategy of [`crate::falcon::ntt`], [`crate::falcon::intt`] and the
-/// NTTs of Falcon's key generation, **process-wide** (every thread sees it; it is read once per
-/// transform). ML-DSA and ML-KEM no longer read it: their production transforms are Montgomery
-/// by type, and the study runs them under the other strategies through separate
-/// instantiations (`ntt_mldsa::ntt_with`, `ntt_mlkem::ntt_with`, the schemes' `study`
-/// modules). Falcon's NTTs leave this selector with the Falcon back-end work. The strategy is public, not secret. All strategies
-/// give results congruent mod q within the same output ranges, so switching between transforms
-/// of one computation is harmless; [`Strategy::PlainRem`] is variable-time and must not be
-/// selected where the transforms touch secrets outside of benchmarks and tests.
-pub fn set_strategy(s: Strategy) {
-    STRATEGY.store(s as u8, Ordering::Relaxed);
-}
-
-/// The strategy selected with [`set_strategy`] (initially [`Strategy::Montgomery`]).
-pub fn strategy() -> Strategy {
-    Strategy::from_u8(STRATEGY.load(Ordering::Relaxed))
 }
 
 /// The moduli with NTTs in this crate.

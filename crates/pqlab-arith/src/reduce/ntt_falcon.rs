@@ -1,7 +1,8 @@
 //! The negacyclic NTT and inverse NTT modulo q = 12289 = 3 * 2^12 + 1 of Falcon (specification
 //! v1.2, Section 3.7.4; the reference's `mq_NTT` / `mq_iNTT`), for n = 2^logn, logn in 0..=10,
 //! generic over the reduction strategy. [`crate::falcon::ntt`] and [`crate::falcon::intt`]
-//! dispatch here on [`super::strategy`]; the default is [`Mont`] (Montgomery with R = 2^16, as
+//! are [`ntt_with`] and [`intt_with`] for [`Mont`] (by type); [`ntt`] and [`intt`] take a
+//! strategy for the reduction study; [`Mont`] is (Montgomery with R = 2^16, as
 //! the Falcon reference code does).
 //!
 //! As the reference does, the coefficients stay fully reduced in \[0, q) (`u16`): each butterfly

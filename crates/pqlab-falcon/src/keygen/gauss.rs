@@ -38,25 +38,56 @@ const GAUSS_1024_12289: [u64; 27] = [
     0,
 ];
 
-/// The next 64-bit word of the stream (little-endian).
-fn next_u64(rng: &mut Shake256Reader) -> u64 {
-    let mut b = [0u8; 8];
-    rng.squeeze(&mut b);
-    u64::from_le_bytes(b)
+/// The keygen SHAKE256 stream read as 64-bit little-endian words, one rate block (17 words)
+/// squeezed at a time: the same words in the same order as squeezing 8 bytes per word (the
+/// stream is read by nothing else during key generation). Zeroized on drop.
+pub(crate) struct WordStream<'a> {
+    rng: &'a mut Shake256Reader,
+    buf: [u8; 136],
+    pos: usize,
+}
+
+impl<'a> WordStream<'a> {
+    pub(crate) fn new(rng: &'a mut Shake256Reader) -> Self {
+        WordStream {
+            rng,
+            buf: [0; 136],
+            pos: 136,
+        }
+    }
+
+    /// The next 64-bit word of the stream (little-endian).
+    fn next_u64(&mut self) -> u64 {
+        if self.pos == self.buf.len() {
+            self.rng.squeeze(&mut self.buf);
+            self.pos = 0;
+        }
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self.buf[self.pos..self.pos + 8]);
+        self.pos += 8;
+        u64::from_le_bytes(b)
+    }
+}
+
+impl Drop for WordStream<'_> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.buf.zeroize();
+    }
 }
 
 /// One coefficient: the sum of 2^(10 - logn) table samples. The table is read whole for
 /// every sample (no secret-dependent index or branch).
-fn mkgauss(rng: &mut Shake256Reader, logn: u32) -> i32 {
+fn mkgauss(rng: &mut WordStream<'_>, logn: u32) -> i32 {
     let mut val = 0i32;
     for _ in 0..1u32 << (10 - logn) {
         // First word: the sign, and whether the value is zero.
-        let r = next_u64(rng);
+        let r = rng.next_u64();
         let neg = (r >> 63) as u32;
         let r = r & !(1u64 << 63);
         let mut f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
         // Second word: the magnitude, the first index k whose entry is not above r.
-        let r = next_u64(rng) & !(1u64 << 63);
+        let r = rng.next_u64() & !(1u64 << 63);
         let mut v = 0u32;
         for (k, &t) in GAUSS_1024_12289.iter().enumerate().skip(1) {
             let t = ((r.wrapping_sub(t) >> 63) as u32) ^ 1;
@@ -72,7 +103,7 @@ fn mkgauss(rng: &mut Shake256Reader, logn: u32) -> i32 {
 /// A polynomial of n = 2^logn such coefficients, each in \[-127, 127\], with an odd sum of
 /// coefficients (so that its resultant with x^n + 1 is odd, as NTRUSolve's binary GCD
 /// needs); out-of-range values and an even final parity are redrawn, as in the reference.
-pub(crate) fn poly_small_mkgauss(rng: &mut Shake256Reader, f: &mut [i8], logn: u32) {
+pub(crate) fn poly_small_mkgauss(rng: &mut WordStream<'_>, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
     let mut parity = 0u32;
     let mut u = 0;

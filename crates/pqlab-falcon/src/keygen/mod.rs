@@ -3,7 +3,7 @@
 //!
 //! * [`gauss`]: f and g from the keygen SHAKE256 stream, as the reference draws them.
 //! * [`modp`]: the NTRUSolve primes, Montgomery arithmetic and NTT modulo each.
-//! * [`zint`]: the big integers of NTRUSolve.
+//! * [`zint`]: the big integers of NTRUSolve; [`xgcd`]: their extended GCD.
 //! * [`solve`]: NTRUSolve itself.
 //!
 //! Rejections (each draws a fresh (f, g) from the continuing stream, as in the reference):
@@ -16,8 +16,10 @@
 mod gauss;
 mod modp;
 mod solve;
+mod xgcd;
 mod zint;
 
+use pqlab_arith::falcon_solver::{Mont32, SolverMul};
 use pqlab_keccak::Shake256Reader;
 use zeroize::Zeroize;
 
@@ -29,9 +31,18 @@ use crate::params;
 /// 16822.4121 = (1.17^2) q, the bound on the squared Gram-Schmidt norm.
 const BNORM_MAX: Fpr = Fpr::from_bits(0x40D0_6D9A_5FD8_ADAC);
 
-/// NTRUGen: f, g from the keygen SHAKE256 stream, then (F, G) by NTRUSolve.
-#[allow(non_snake_case)]
+/// Falcon spec, Algorithm 5: NTRUGen: f, g from the keygen SHAKE256 stream, then (F, G) by
+/// NTRUSolve; the solver's NTTs under Montgomery reduction (by type: [`Mont32`]).
 pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N> {
+    ntru_gen_with::<N, Mont32>(rng)
+}
+
+/// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
+/// reduction study instantiates the others).
+#[allow(non_snake_case)]
+pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
+    rng: &mut Shake256Reader,
+) -> SigningKey<N> {
     let logn = params::logn(N);
     let mut sk = SigningKey {
         f: [0i8; N],
@@ -41,11 +52,12 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
     };
     let mut ws = solve::Workspace::new();
     let lim = 1i8 << (params::fg_bits(N) - 1);
+    let mut words = gauss::WordStream::new(rng);
     loop {
         {
             let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-            gauss::poly_small_mkgauss(rng, &mut sk.f, logn);
-            gauss::poly_small_mkgauss(rng, &mut sk.g, logn);
+            gauss::poly_small_mkgauss(&mut words, &mut sk.f, logn);
+            gauss::poly_small_mkgauss(&mut words, &mut sk.g, logn);
         }
         // The encoding bound of f and g.
         if sk
@@ -77,7 +89,7 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
         }
         // Self time: the FFTs inside count as FFT, not as NTRUSolve.
         let _k = pqlab_profile::enter(pqlab_profile::Kernel::NtruSolve);
-        if solve::solve_ntru(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, &mut ws) {
+        if solve::solve_ntru::<M>(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, &mut ws) {
             break;
         }
     }

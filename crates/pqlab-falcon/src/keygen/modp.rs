@@ -5,13 +5,14 @@
 //! unity and the CRT constants, all computed at compile time; Montgomery multiplication with
 //! R = 2^32 ([`Modp`], for the pointwise work of the callers); the negacyclic NTT modulo p.
 //!
-//! The NTTs ([`Twiddles`]) run under the reduction strategy selected process-wide in
-//! `pqlab_arith::reduce` (`set_strategy`): Montgomery (the default, R = 2^32, the reference's
-//! `modp_montymul`), Barrett, the generalised K-RED or `%` (benchmark-only), through the
-//! generic transforms of [`pqlab_arith::falcon_solver`] ([`DynModMul`], the reference's
-//! `modp_NTT2` / `modp_iNTT2` butterflies). Their tables are pre-scaled by the strategy's
+//! The NTTs ([`Twiddles`]) run under a reduction chosen by type, `M: SolverMul`: production
+//! key generation instantiates [`Mont32`] (Montgomery, R = 2^32, the reference's
+//! `modp_montymul`; the fastest constant-time one), the reduction study (feature
+//! `reduction-study`, `crate::study`) Barrett, the generalised K-RED or `%` (benchmark-only),
+//! through the generic transforms of [`pqlab_arith::falcon_solver`] (the reference's
+//! `modp_NTT2` / `modp_iNTT2` butterflies). Their tables are pre-scaled by the reduction's
 //! factor^-1 (for Montgomery: the Montgomery form), so that inputs and outputs are the plain
-//! residues in \[0, p) under every strategy, in the order below, and the callers' [`Modp`]
+//! residues in \[0, p) under every reduction, in the order below, and the callers' [`Modp`]
 //! arithmetic applies unchanged.
 //!
 //! NTT order: `ntt` leaves f(w_i) at index i with w_i = psi^(2 rev(i) + 1) (rev: bit reversal
@@ -23,8 +24,7 @@
 //! and `strategies_agree` check it, and that a table of size n serves size n/2, under every
 //! strategy.
 
-use pqlab_arith::falcon_solver::{self, DynModMul};
-use pqlab_arith::reduce::{self, Strategy};
+use pqlab_arith::falcon_solver::{self, Mont32, SolverMul};
 
 /// How many primes the table holds: enough for the largest value NTRUSolve builds for
 /// n = 1024 (the unreduced F at depth 9, about 9,600 bits).
@@ -171,6 +171,16 @@ impl Modp {
         self.sub(d, self.p)
     }
 
+    /// [`Self::mmul`] without its last subtraction: a b / 2^32 mod p in \[0, 2p), for any
+    /// 32-bit a and b < p.
+    #[inline(always)]
+    pub(crate) fn mmul_lazy(&self, a: u32, b: u32) -> u32 {
+        let z = u64::from(a) * u64::from(b);
+        let m = (z as u32).wrapping_mul(self.p0i);
+        // z + m p < 2^33 p < 2^64.
+        ((z + u64::from(m) * u64::from(self.p)) >> 32) as u32
+    }
+
     /// a b mod p (a in normal form, b in Montgomery form gives a b in normal form).
     #[inline(always)]
     pub(crate) fn to_mont(self, a: u32) -> u32 {
@@ -194,7 +204,7 @@ impl Modp {
     }
 
     /// A 32-bit word w mod p (w < 2^32 < 3p).
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn reduce_word(&self, w: u32) -> u32 {
         let w = u64::from(w);
         let p = u64::from(self.p);
@@ -233,15 +243,15 @@ impl Modp {
     }
 }
 
-/// The twiddle factors of the NTT of size 2^logn modulo one prime, for one reduction
-/// strategy: `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
+/// The twiddle factors of the NTT of size 2^logn modulo one prime, for the reduction `M`:
+/// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
 /// by the strategy's factor^-1 (Montgomery: psi^rev(k) 2^32 mod p, the Montgomery form), in
 /// the caller's buffer.
-pub(crate) struct Twiddles<'a> {
+pub(crate) struct Twiddles<'a, M: SolverMul = Mont32> {
     /// Arithmetic modulo the prime for the callers (normal-form values, Montgomery inside).
     pub(crate) m: Modp,
-    /// The NTT's multiplication (the strategy's, for this prime).
-    mul: DynModMul,
+    /// The NTT's multiplication (the reduction's, for this prime).
+    mul: M,
     zeta: &'a [u32],
     izeta: &'a [u32],
     /// The strategy's factor^-1 mod p (for n^-1 at every size).
@@ -249,26 +259,20 @@ pub(crate) struct Twiddles<'a> {
     logn: u32,
 }
 
-impl<'a> Twiddles<'a> {
-    /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words),
-    /// under the process-wide strategy (`pqlab_arith::reduce::strategy`).
+impl<'a, M: SolverMul> Twiddles<'a, M> {
+    /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
-        Self::with_strategy(reduce::strategy(), idx, logn, buf)
-    }
-
-    /// [`Self::new`] under strategy `s`.
-    pub(crate) fn with_strategy(s: Strategy, idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
-        let mul = DynModMul::new(s, sp.p);
+        let mul = M::for_prime(sp.p);
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
-        mul.twiddles_from_root(sp.g, logn, zeta, izeta);
+        mul.tables_from_root(sp.g, logn, zeta, izeta);
         Twiddles {
             m: sp.m,
             mul,
             zeta,
             izeta,
-            finv: mul.factor_inv(),
+            finv: mul.scale_inv(),
             logn,
         }
     }
@@ -302,6 +306,7 @@ impl<'a> Twiddles<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pqlab_arith::falcon_solver::{BarrettP, KRedSolver, RemP};
 
     #[test]
     fn primes_table() {
@@ -356,50 +361,59 @@ mod tests {
         );
     }
 
-    /// Under every reduction strategy: NTT multiplication equals the schoolbook negacyclic
-    /// product, and the NTT points pair up as the module documentation says.
+    /// Runs `$f::<M>(name, ..)` for every reduction type of the study.
+    macro_rules! for_every_reduction {
+        ($f:ident ( $($arg:expr),* )) => {
+            $f::<Mont32>("montgomery", $($arg),*);
+            $f::<BarrettP>("barrett", $($arg),*);
+            $f::<KRedSolver>("k-red", $($arg),*);
+            $f::<RemP>("plain-%", $($arg),*);
+        };
+    }
+
+    /// Under every reduction: NTT multiplication equals the schoolbook negacyclic product,
+    /// and the NTT points pair up as the module documentation says.
     #[test]
     fn ntt_product_and_pairing() {
-        for s in Strategy::ALL {
-            for (idx, logn) in [(0usize, 1u32), (5, 3), (17, 6), (200, 10)] {
-                product_and_pairing(s, idx, logn);
-            }
+        for (idx, logn) in [(0usize, 1u32), (5, 3), (17, 6), (200, 10)] {
+            for_every_reduction!(product_and_pairing(idx, logn));
         }
     }
 
-    /// Every strategy computes the same transforms (the exact residues, same order) at every
+    /// Every reduction computes the same transforms (the exact residues, same order) at every
     /// size, with the tables of the largest.
     #[test]
     fn strategies_agree() {
         for idx in [0usize, 1, 339] {
-            let mut bm = [0u32; 2048];
-            let mont = Twiddles::with_strategy(Strategy::Montgomery, idx, 10, &mut bm);
-            let p = mont.m.p;
-            let a: [u32; 1024] =
-                core::array::from_fn(|i| (i as u32).wrapping_mul(2_654_435_761) % p);
-            for s in Strategy::ALL {
-                let mut buf = [0u32; 2048];
-                let tw = Twiddles::with_strategy(s, idx, 10, &mut buf);
-                for logn in 0..=10 {
-                    let n = 1usize << logn;
-                    let (mut x, mut y) = (a, a);
-                    mont.ntt_sized(&mut x, logn);
-                    tw.ntt_sized(&mut y, logn);
-                    assert_eq!(&x[..n], &y[..n], "{s:?} prime {idx} logn {logn}: forward");
-                    mont.intt_sized(&mut x, logn);
-                    tw.intt_sized(&mut y, logn);
-                    assert_eq!(&y[..n], &a[..n], "{s:?} prime {idx} logn {logn}: inverse");
-                    assert_eq!(&x[..n], &a[..n]);
-                }
-            }
+            for_every_reduction!(agree(idx));
         }
     }
 
-    fn product_and_pairing(s: Strategy, idx: usize, logn: u32) {
+    fn agree<M: SolverMul>(s: &str, idx: usize) {
+        let mut bm = [0u32; 2048];
+        let mont = Twiddles::<Mont32>::new(idx, 10, &mut bm);
+        let p = mont.m.p;
+        let a: [u32; 1024] = core::array::from_fn(|i| (i as u32).wrapping_mul(2_654_435_761) % p);
+        let mut buf = [0u32; 2048];
+        let tw = Twiddles::<M>::new(idx, 10, &mut buf);
+        for logn in 0..=10 {
+            let n = 1usize << logn;
+            let (mut x, mut y) = (a, a);
+            mont.ntt_sized(&mut x, logn);
+            tw.ntt_sized(&mut y, logn);
+            assert_eq!(&x[..n], &y[..n], "{s} prime {idx} logn {logn}: forward");
+            mont.intt_sized(&mut x, logn);
+            tw.intt_sized(&mut y, logn);
+            assert_eq!(&y[..n], &a[..n], "{s} prime {idx} logn {logn}: inverse");
+            assert_eq!(&x[..n], &a[..n]);
+        }
+    }
+
+    fn product_and_pairing<M: SolverMul>(s: &str, idx: usize, logn: u32) {
         {
             let n = 1usize << logn;
             let mut buf = [0u32; 2048];
-            let tw = Twiddles::with_strategy(s, idx, logn, &mut buf);
+            let tw = Twiddles::<M>::new(idx, logn, &mut buf);
             let m = tw.m;
             let mut a = [0u32; 1024];
             let mut b = [0u32; 1024];
@@ -458,7 +472,7 @@ mod tests {
                 fa[i] = m.mul(fa[i], fb[i]);
             }
             tw.intt(&mut fa[..n]);
-            assert_eq!(&fa[..n], &want[..n], "{s:?} prime {idx} logn {logn}");
+            assert_eq!(&fa[..n], &want[..n], "{s} prime {idx} logn {logn}");
             tw.ntt(&mut fb[..n]);
             let mut back = fb;
             tw.intt(&mut back[..n]);

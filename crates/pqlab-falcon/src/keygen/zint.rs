@@ -1,10 +1,11 @@
 //! Signed big integers for NTRUSolve: little-endian 32-bit words in two's complement, each
 //! integer a fixed-length word slice (the length is chosen by the caller from a bound on the
 //! value). Only what NTRUSolve needs: reduction modulo a small prime, Garner's CRT
-//! reconstruction, the extended GCD of the deepest level, multiply-and-subtract with a shift
-//! for Babai's reduction, and conversion to floating point.
+//! reconstruction, products, multiply-and-subtract with a shift for Babai's reduction, and
+//! conversion to floating point (the extended GCD of the deepest level is in `xgcd`).
 
-use super::modp::{Modp, PRIMES, inv_mod_2_32};
+use super::modp::{Modp, PRIMES};
+use super::solve::MAX_WORDS;
 use crate::fpr::Fpr;
 
 /// Whether x is negative.
@@ -58,8 +59,9 @@ pub(crate) fn wrap_signed(x: &mut [u32], bits: u32) {
     }
 }
 
-/// x mod p for the signed integer x.
-pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
+/// x mod p for the signed integer x (the oracle of [`mod_small_signed_batch`]).
+#[cfg(test)]
+fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
     let r2 = m.r2();
     let mut r = 0;
     // 2^(32 len) mod p, subtracted when x is negative.
@@ -71,7 +73,45 @@ pub(crate) fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
     m.sub(r, t & sign_word(x))
 }
 
+/// The residues mod p (the tests' `mod_small_signed`) of the n = out.len() coefficients of
+/// `src` (w <= [`MAX_WORDS`] words each, n w words in all): out\[i\] = (coefficient i) mod p,
+/// as the sum over the words
+/// w_k of w_k 2^(32 k) mod p: one Montgomery product per word with a table of the powers of
+/// 2^32, the products independent of each other and added up unreduced (a Horner chain would
+/// be bound by the latency of its products), then reduced once.
+pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
+    // pw[k] = 2^(32 k) in Montgomery form (2^(32 (k + 1)) mod p), for k <= w: four
+    // interleaved chains of products after the first four.
+    let mut pw = [0u32; MAX_WORDS + 1];
+    let pw = &mut pw[..=w];
+    let r2 = m.r2();
+    let r1 = m.mmul(r2, 1);
+    pw[0] = r1;
+    for k in 1..=w.min(4) {
+        pw[k] = m.mmul(pw[k - 1], r2);
+    }
+    if w > 4 {
+        let c = pw[4];
+        for k in 5..=w {
+            pw[k] = m.mmul(pw[k - 4], c);
+        }
+    }
+    // 2^(32 w) mod p, subtracted from the negative values.
+    let t = m.mmul(pw[w], 1);
+    for (x, r) in src.chunks_exact(w).zip(out.iter_mut()) {
+        // Each term is below 2p: the sum stays below 2^(32 + 10).
+        let acc: u64 = x
+            .iter()
+            .zip(pw.iter())
+            .map(|(&a, &b)| u64::from(m.mmul_lazy(a, b)))
+            .sum();
+        let v = m.add(m.mmul(acc as u32, r1), m.mmul((acc >> 32) as u32, r2));
+        *r = m.sub(v, t & sign_word(x));
+    }
+}
+
 /// x mod p for the unsigned integer x.
+#[cfg(test)]
 fn mod_small_unsigned(x: &[u32], m: &Modp) -> u32 {
     let r2 = m.r2();
     let mut r = 0;
@@ -82,7 +122,7 @@ fn mod_small_unsigned(x: &[u32], m: &Modp) -> u32 {
 }
 
 /// x += y k (unsigned, equal lengths); returns the carry out.
-fn add_mul_small(x: &mut [u32], y: &[u32], k: u32) -> u32 {
+pub(crate) fn add_mul_small(x: &mut [u32], y: &[u32], k: u32) -> u32 {
     let mut cc = 0u64;
     for (a, &b) in x.iter_mut().zip(y) {
         let z = u64::from(*a) + u64::from(b) * u64::from(k) + cc;
@@ -104,7 +144,7 @@ pub(crate) fn mul_small(x: &mut [u32], k: u32) -> u32 {
 }
 
 /// x -= y (equal lengths, wrapping); returns the borrow.
-fn sub_in_place(x: &mut [u32], y: &[u32]) -> u32 {
+pub(crate) fn sub_in_place(x: &mut [u32], y: &[u32]) -> u32 {
     let mut b = 0u32;
     for (a, &c) in x.iter_mut().zip(y) {
         let (d1, o1) = a.overflowing_sub(c);
@@ -116,7 +156,7 @@ fn sub_in_place(x: &mut [u32], y: &[u32]) -> u32 {
 }
 
 /// Compares unsigned integers of equal length.
-fn cmp(x: &[u32], y: &[u32]) -> core::cmp::Ordering {
+pub(crate) fn cmp(x: &[u32], y: &[u32]) -> core::cmp::Ordering {
     for (a, b) in x.iter().rev().zip(y.iter().rev()) {
         if a != b {
             return a.cmp(b);
@@ -126,7 +166,7 @@ fn cmp(x: &[u32], y: &[u32]) -> core::cmp::Ordering {
 }
 
 /// x = -x (two's complement).
-fn negate(x: &mut [u32]) {
+pub(crate) fn negate(x: &mut [u32]) {
     let mut cc = 1u32;
     for w in x.iter_mut() {
         let (v, o) = (!*w).overflowing_add(cc);
@@ -135,10 +175,111 @@ fn negate(x: &mut [u32]) {
     }
 }
 
+/// Words of a value rebuilt by [`crt_batch`] from `np` residues (M < 2^(31 np), one word
+/// more for the sign).
+pub(crate) const fn crt_words(np: usize) -> usize {
+    (31 * np).div_ceil(32) + 1
+}
+
+/// Words of the scratch of [`crt_batch`] for n coefficients and np primes.
+pub(crate) const fn crt_tmp_words(n: usize, np: usize) -> usize {
+    n + np + 3 * crt_words(np)
+}
+
+/// Garner's CRT for n integers at once: `r` holds their residues modulo `PRIMES[0..np]`,
+/// prime-major (residue of integer i modulo prime j at j n + i); for each i, passes to
+/// `sink(i, x)` the signed integer x in (-M/2, M/2] (M = p_0 ... p_(np-1)) with those
+/// residues, in [`crt_words`]\(np) words, and stops with false as soon as `sink` returns
+/// false. `r` is overwritten (with the mixed-radix digits); `tmp` holds [`crt_tmp_words`].
+///
+/// First the mixed-radix digits t_j of every integer, x = t_0 + p_0 (t_1 + p_1 (t_2 + ...)):
+/// t_j = (r_j - (t_0 + p_0 (t_1 + ... p_(j-2) t_(j-1)))) / (p_0 ... p_(j-1)) mod p_j, the
+/// Horner sums modulo p_j computed for all n integers together (a loop over the integers with
+/// constants per prime, which the compiler vectorises); then each integer from its digits
+/// (Horner over the big integer) and centred.
+pub(crate) fn crt_batch(
+    r: &mut [u32],
+    n: usize,
+    np: usize,
+    tmp: &mut [u32],
+    mut sink: impl FnMut(usize, &[u32]) -> bool,
+) -> bool {
+    let cw = crt_words(np);
+    let (v, rest) = tmp.split_at_mut(n);
+    let (c, rest) = rest.split_at_mut(np);
+    let (big_m, rest) = rest.split_at_mut(cw);
+    let (acc, rest) = rest.split_at_mut(cw);
+    let d = &mut rest[..cw];
+    for j in 1..np {
+        let sp = PRIMES[j];
+        let m = sp.m;
+        // p_k mod p_j = p_k - p_j (p_j < p_k < 2 p_j), in Montgomery form; 1 / (p_0 ...
+        // p_(j-1)) in Montgomery form.
+        for (ck, pk) in c.iter_mut().zip(&PRIMES[..j - 1]) {
+            *ck = m.to_mont(pk.p - sp.p);
+        }
+        let s = m.to_mont(sp.s);
+        let (done, cur) = r.split_at_mut(j * n);
+        let v = &mut v[..n];
+        v.copy_from_slice(&done[(j - 1) * n..j * n]);
+        for x in v.iter_mut() {
+            *x = m.sub(*x, sp.p);
+        }
+        for k in (0..j - 1).rev() {
+            let ck = c[k];
+            for (x, &t) in v.iter_mut().zip(&done[k * n..(k + 1) * n]) {
+                *x = m.add(m.mmul(*x, ck), m.sub(t, sp.p));
+            }
+        }
+        for (x, &y) in cur[..n].iter_mut().zip(v.iter()) {
+            *x = m.mmul(m.sub(*x, y), s);
+        }
+    }
+    // M, then every integer from its digits.
+    big_m.fill(0);
+    big_m[0] = 1;
+    for sp in &PRIMES[..np] {
+        mul_small(big_m, sp.p);
+    }
+    for i in 0..n {
+        acc.fill(0);
+        acc[0] = r[(np - 1) * n + i];
+        let mut used = 1;
+        for k in (0..np - 1).rev() {
+            // acc = acc p_k + t_k.
+            let mut cc = u64::from(r[k * n + i]);
+            let p = u64::from(PRIMES[k].p);
+            for w in acc[..used].iter_mut() {
+                let z = u64::from(*w) * p + cc;
+                *w = z as u32;
+                cc = z >> 32;
+            }
+            if cc != 0 {
+                acc[used] = cc as u32;
+                used += 1;
+            }
+        }
+        // Centre: if acc > M - acc, the value is acc - M = -(M - acc).
+        d.copy_from_slice(big_m);
+        sub_in_place(d, acc);
+        let x: &[u32] = if cmp(acc, d) == core::cmp::Ordering::Greater {
+            negate(d);
+            d
+        } else {
+            acc
+        };
+        if !sink(i, x) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Garner's CRT: writes into x the signed integer in (-M/2, M/2], M = p_0 ... p_(k-1), whose
 /// residues modulo `PRIMES[j]` are `r[j]` (k = r.len()). `tmp` holds at least 3 (len + 3)
 /// words where len = x.len(); returns false if the value does not fit in x.
-pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
+#[cfg(test)]
+fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     let len = x.len() + 3;
     let (acc, rest) = tmp.split_at_mut(len);
     let (big_m, rest) = rest.split_at_mut(len);
@@ -172,6 +313,56 @@ pub(crate) fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
         return false;
     }
     copy_resize(x, acc)
+}
+
+/// acc += a b, or acc -= a b if `sub`, for signed a, b (two's complement, a.len() + b.len() <=
+/// 2 [`MAX_WORDS`]), exact modulo 2^(32 acc.len()): the magnitudes multiplied schoolbook, the
+/// product added or subtracted by the resulting sign.
+pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
+    let mut ma = [0u32; MAX_WORDS];
+    let mut mb = [0u32; MAX_WORDS];
+    let mut prod = [0u32; 2 * MAX_WORDS];
+    let (ma, mb) = (&mut ma[..a.len()], &mut mb[..b.len()]);
+    ma.copy_from_slice(a);
+    mb.copy_from_slice(b);
+    let neg = is_neg(a) ^ is_neg(b) ^ sub;
+    if is_neg(a) {
+        negate(ma);
+    }
+    if is_neg(b) {
+        negate(mb);
+    }
+    // Significant words only.
+    let la = ma.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    let lb = mb.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    if la == 0 || lb == 0 {
+        return;
+    }
+    let prod = &mut prod[..la + lb];
+    prod.fill(0);
+    for (i, &x) in ma[..la].iter().enumerate() {
+        prod[i + lb] = add_mul_small(&mut prod[i..i + lb], &mb[..lb], x);
+    }
+    // acc +- prod, the carry or borrow carried through all of acc.
+    let l = prod.len().min(acc.len());
+    let c = if neg {
+        sub_in_place(&mut acc[..l], &prod[..l])
+    } else {
+        add_in_place(&mut acc[..l], &prod[..l])
+    };
+    let mut c = c;
+    for w in acc[l..].iter_mut() {
+        if c == 0 {
+            break;
+        }
+        let (v, o) = if neg {
+            w.overflowing_sub(1)
+        } else {
+            w.overflowing_add(1)
+        };
+        *w = v;
+        c = u32::from(o);
+    }
 }
 
 /// x -= k 2^s y for signed x, y and k; the result is truncated to x's length (exact modulo
@@ -250,95 +441,8 @@ pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
     acc
 }
 
-/// Extended binary GCD of the deepest NTRUSolve level: for odd x, y > 0 (unsigned, equal
-/// length), writes u, v with x u - y v = 1, 0 <= u < y, and returns true; returns false if
-/// gcd(x, y) != 1. `tmp` holds 4 len words.
-pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> bool {
-    let len = x.len();
-    let (mut a, rest) = tmp.split_at_mut(len);
-    let (mut b, rest) = rest.split_at_mut(len);
-    let (mut ua, rest) = rest.split_at_mut(len);
-    let mut ub = &mut rest[..len];
-    let yi = inv_mod_2_32(y[0]);
-    // Invariants: a = ua x (mod y), b = ub x (mod y), 0 <= ua, ub < y; b odd; a and b
-    // below 2^(32 nw).
-    a.copy_from_slice(x);
-    b.copy_from_slice(y);
-    ua.fill(0);
-    ua[0] = 1;
-    ub.fill(0);
-    let mut nw = len;
-    let zero = |z: &[u32]| z.iter().all(|&w| w == 0);
-    while !zero(&a[..nw]) {
-        while nw > 1 && a[nw - 1] == 0 && b[nw - 1] == 0 {
-            nw -= 1;
-        }
-        if a[0] & 1 == 0 {
-            // a = a / 2^t and ua = ua / 2^t mod y, t trailing zeros at once (at most 31):
-            // ua + q y with q = -ua y^-1 mod 2^t is divisible by 2^t, and below 2^t y.
-            let t = a[0].trailing_zeros().min(31);
-            shr(&mut a[..nw], t, 0);
-            let q = ua[0].wrapping_mul(yi).wrapping_neg() & ((1u32 << t) - 1);
-            let c = add_mul_small(ua, y, q);
-            shr(ua, t, c);
-        } else {
-            if cmp(&a[..nw], &b[..nw]) == core::cmp::Ordering::Less {
-                core::mem::swap(&mut a, &mut b);
-                core::mem::swap(&mut ua, &mut ub);
-            }
-            sub_in_place(&mut a[..nw], &b[..nw]);
-            if sub_in_place(ua, ub) != 0 {
-                add_in_place(ua, y);
-            }
-        }
-    }
-    // b = gcd.
-    if !(b[0] == 1 && b[1..].iter().all(|&w| w == 0)) {
-        return false;
-    }
-    u.copy_from_slice(ub);
-    // v = (x u - 1) / y, an exact division (Hensel: low words first).
-    let mut z = [0u32; 2 * (super::solve::MAX_WORDS + 3)];
-    let z = &mut z[..2 * len + 1];
-    for (i, &ui) in u.iter().enumerate() {
-        let c = add_mul_small(&mut z[i..i + len], x, ui);
-        // Propagate the carry.
-        let mut c = u64::from(c);
-        for w in z[i + len..].iter_mut() {
-            if c == 0 {
-                break;
-            }
-            let s = u64::from(*w) + c;
-            *w = s as u32;
-            c = s >> 32;
-        }
-    }
-    // z -= 1 (z = x u >= 1).
-    for w in z.iter_mut() {
-        let (d, o) = w.overflowing_sub(1);
-        *w = d;
-        if !o {
-            break;
-        }
-    }
-    for i in 0..len {
-        let qi = z[i].wrapping_mul(yi);
-        v[i] = qi;
-        // z -= qi y 2^(32 i).
-        let mut b = 0u64;
-        for j in 0..z.len() - i {
-            let yj = if j < len { y[j] } else { 0 };
-            let s = u64::from(yj) * u64::from(qi) + b;
-            let (d, o) = z[i + j].overflowing_sub(s as u32);
-            z[i + j] = d;
-            b = (s >> 32) + u64::from(o);
-        }
-    }
-    true
-}
-
 /// x += y (equal lengths); returns the carry.
-fn add_in_place(x: &mut [u32], y: &[u32]) -> u32 {
+pub(crate) fn add_in_place(x: &mut [u32], y: &[u32]) -> u32 {
     let mut c = 0u32;
     for (a, &b) in x.iter_mut().zip(y) {
         let (s1, o1) = a.overflowing_add(b);
@@ -347,15 +451,6 @@ fn add_in_place(x: &mut [u32], y: &[u32]) -> u32 {
         c = u32::from(o1 | o2);
     }
     c
-}
-
-/// x = (x + top 2^(32 len)) >> t, for 1 <= t <= 31.
-fn shr(x: &mut [u32], t: u32, top: u32) {
-    let n = x.len();
-    for i in 0..n {
-        let hi = if i + 1 < n { x[i + 1] } else { top };
-        x[i] = (x[i] >> t) | (hi << (32 - t));
-    }
 }
 
 #[cfg(test)]
@@ -391,6 +486,10 @@ mod tests {
             for (j, rj) in r.iter_mut().enumerate().take(np) {
                 let m = Modp::new(PRIMES[j].p);
                 *rj = mod_small_signed(&x[..4], &m);
+                let mut b = [0u32; 2];
+                let two = [x[0], x[1], x[2], x[3], 5, 6, 7, 0x8000_0000];
+                mod_small_signed_batch(&two, 4, &m, &mut b);
+                assert_eq!(b, [*rj, mod_small_signed(&two[4..], &m)]);
                 assert_eq!(
                     i128::from(*rj),
                     v.rem_euclid(i128::from(PRIMES[j].p)),
@@ -401,6 +500,49 @@ mod tests {
             let mut tmp = [0u32; 32];
             assert!(crt_rebuild(&mut y, &r[..np], &mut tmp));
             assert_eq!(y, x[..4], "CRT of {v}");
+            // The batch form, one integer.
+            let mut tmp = [0u32; crt_tmp_words(1, 8)];
+            let mut got = [0u32; 4];
+            assert!(crt_batch(
+                &mut r[..np],
+                1,
+                np,
+                &mut tmp,
+                |_, z| copy_resize(&mut got, z)
+            ));
+            assert_eq!(got, x[..4], "batch CRT of {v}");
+        }
+    }
+
+    /// The batch CRT equals Garner's CRT one integer at a time, for random residues (values
+    /// all over (-M/2, M/2]) and many primes.
+    #[test]
+    fn crt_batch_equals_single() {
+        const N: usize = 5;
+        const NP: usize = 40;
+        let mut seed = 12345u64;
+        let mut r = [0u32; N * NP];
+        for j in 0..NP {
+            for i in 0..N {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                r[j * N + i] = ((seed >> 33) as u32) % PRIMES[j].p;
+            }
+        }
+        for np in [1, 2, 3, 17, NP] {
+            let cw = crt_words(np);
+            let mut want = [[0u32; crt_words(NP)]; N];
+            let mut tmp = [0u32; 3 * (crt_words(NP) + 3)];
+            for (i, w) in want.iter_mut().enumerate() {
+                let ri: [u32; NP] = core::array::from_fn(|j| r[j * N + i]);
+                assert!(crt_rebuild(&mut w[..cw], &ri[..np], &mut tmp));
+            }
+            let mut rr = r;
+            let mut tmp = [0u32; crt_tmp_words(N, NP)];
+            let mut got = [[0u32; crt_words(NP)]; N];
+            assert!(crt_batch(&mut rr[..N * np], N, np, &mut tmp, |i, z| {
+                copy_resize(&mut got[i][..cw], z)
+            }));
+            assert_eq!(got, want, "np = {np}");
         }
     }
 
@@ -429,23 +571,25 @@ mod tests {
     }
 
     #[test]
-    fn bezout_small() {
-        // x = 2^64 + 13, y = 3^40 (both odd, coprime).
-        let x = from_i128((1 << 64) + 13, 3);
-        let y = from_i128(12_157_665_459_056_928_801, 3);
-        let (mut u, mut v) = ([0u32; 3], [0u32; 3]);
-        let mut tmp = [0u32; 12];
-        assert!(bezout(&mut u, &mut v, &x[..3], &y[..3], &mut tmp));
-        let (xi, yi) = ((1i128 << 64) + 13, 12_157_665_459_056_928_801i128);
-        let ui = i128::from(u[0]) | (i128::from(u[1]) << 32) | (i128::from(u[2]) << 64);
-        let vi = i128::from(v[0]) | (i128::from(v[1]) << 32) | (i128::from(v[2]) << 64);
-        // x u - y v = 1, checked modulo 2^127 (the products exceed i128).
-        assert_eq!(xi.wrapping_mul(ui).wrapping_sub(yi.wrapping_mul(vi)), 1);
-        assert!(ui < yi);
-        // Not coprime: 15 and 21.
-        let (x, y) = (from_i128(15, 2), from_i128(21, 2));
-        let (mut u, mut v) = ([0u32; 2], [0u32; 2]);
-        assert!(!bezout(&mut u, &mut v, &x[..2], &y[..2], &mut tmp[..8]));
+    fn add_mul_signed_matches_i128() {
+        let vals: [i128; 6] = [0, 1, -1, (1 << 50) + 3, -(1 << 61) + 7, 123_456_789];
+        for &a in &vals {
+            for &b in &vals {
+                for &c in &[0i128, -5, 1 << 100] {
+                    for sub in [false, true] {
+                        let mut acc = from_i128(c, 4);
+                        add_mul_signed(
+                            &mut acc[..4],
+                            &from_i128(a, 3)[..3],
+                            &from_i128(b, 2)[..2],
+                            sub,
+                        );
+                        let want = if sub { c - a * b } else { c + a * b };
+                        assert_eq!(acc[..4], from_i128(want, 4)[..4], "{c} + {a} {b} ({sub})");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

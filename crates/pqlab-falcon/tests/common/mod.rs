@@ -40,19 +40,28 @@ impl Kat {
     }
 }
 
-/// The key pair (sk, pk encodings) our key generation makes from a record's seed, as the
-/// reference `nist.c` does: NIST's CTR_DRBG seeded with `seed`, its first 48 bytes seed the
-/// keygen SHAKE256.
-pub fn keygen_from_record<const N: usize>(k: &Kat) -> (Vec<u8>, Vec<u8>) {
+/// The 48-byte keygen seed of a record, as the reference `nist.c` derives it: NIST's
+/// CTR_DRBG seeded with the record's `seed`, its first 48 bytes.
+pub fn record_seed(k: &Kat) -> [u8; 48] {
     let mut drbg = NistDrbg::new(&k.seed.as_slice().try_into().unwrap());
     let mut seed = [0u8; 48];
     drbg.fill(&mut seed);
-    let sk = SigningKey::<N>::generate_from_seed(&seed);
+    seed
+}
+
+/// The (sk, pk) encodings of a key pair.
+pub fn encode_pair<const N: usize>(sk: &SigningKey<N>) -> (Vec<u8>, Vec<u8>) {
     let mut out = vec![0u8; SigningKey::<N>::ENCODED_LEN];
     sk.encode(&mut out).unwrap();
-    let mut pk = vec![0u8; k.pk.len()];
+    let mut pk = vec![0u8; pqlab_falcon::VerifyingKey::<N>::ENCODED_LEN];
     sk.verifying_key().encode(&mut pk).unwrap();
     (out, pk)
+}
+
+/// The key pair (sk, pk encodings) our key generation makes from a record's seed (the
+/// keygen SHAKE256 seeded with [`record_seed`]).
+pub fn keygen_from_record<const N: usize>(k: &Kat) -> (Vec<u8>, Vec<u8>) {
+    encode_pair(&SigningKey::<N>::generate_from_seed(&record_seed(k)))
 }
 
 /// Parses a KAT file below the vector folder.

@@ -1,0 +1,103 @@
+//! The lifting step of NTRUSolve (Falcon spec v1.2, Algorithm 6, line 7):
+//! (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x)), exactly, in RNS form and rebuilt by CRT.
+
+use super::super::modp::{Twiddles, primes_for_words};
+use super::super::zint;
+use super::{Arena, MAX_WORDS, Poly, SCHOOLBOOK_MAX_N, words_for};
+use pqlab_arith::falcon_solver::SolverMul;
+
+/// Falcon spec, Algorithm 6: NTRUSolve, line 7 (the lift).
+///
+/// Lifts (F', G') from degree n/2 to the unreduced (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x))
+/// at degree n = 2^logn, exactly: schoolbook products of the big coefficients up to
+/// [`SCHOOLBOOK_MAX_N`] (few, large coefficients), else RNS with enough primes, then CRT.
+#[allow(non_snake_case)]
+pub(super) fn lift<'a, M: SolverMul>(
+    Fp: &Poly<'_>,
+    Gp: &Poly<'_>,
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    min_bits: u32,
+    dst: &'a mut [u32],
+    scratch: &mut [u32],
+) -> Option<(Poly<'a>, Poly<'a>)> {
+    let n = f.n;
+    let hn = n >> 1;
+    let bits = Fp.bitlen().max(Gp.bitlen()) + f.bitlen().max(g.bitlen()) + logn + 1;
+    let w = words_for(bits);
+    let wo = w.max(words_for(min_bits));
+    if wo > MAX_WORDS {
+        {
+            fail!();
+            return None;
+        }
+    }
+    let np = primes_for_words(w);
+    let mut da = Arena { buf: dst };
+    let Fo = da.take(n * wo)?;
+    let Go = da.take(n * wo)?;
+    if n <= SCHOOLBOOK_MAX_N {
+        // F_idx = sum of F'_v (-1)^j g_j over 2 v + j = idx (mod n, negated on the wrap); G
+        // the same with G' and f.
+        Fo.fill(0);
+        Go.fill(0);
+        for v in 0..hn {
+            for j in 0..n {
+                let pos = 2 * v + j;
+                let (idx, wrap) = if pos < n {
+                    (pos, false)
+                } else {
+                    (pos - n, true)
+                };
+                let sub = wrap ^ (j & 1 == 1);
+                zint::add_mul_signed(&mut Fo[idx * wo..(idx + 1) * wo], Fp.c(v), g.c(j), sub);
+                zint::add_mul_signed(&mut Go[idx * wo..(idx + 1) * wo], Gp.c(v), f.c(j), sub);
+            }
+        }
+        return Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }));
+    }
+    let mut sa = Arena { buf: scratch };
+    let rF = sa.take(n * np)?;
+    let rG = sa.take(n * np)?;
+    let twb = sa.take(2 * n)?;
+    let fx = sa.take(n)?;
+    let gx = sa.take(n)?;
+    let crt_tmp = sa.take(zint::crt_tmp_words(n, np))?;
+    for j in 0..np {
+        let tw = Twiddles::<M>::new(j, logn, twb);
+        let m = tw.m;
+        zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, fx);
+        zint::mod_small_signed_batch(&g.d[..n * g.w], g.w, &m, gx);
+        tw.ntt(fx);
+        tw.ntt(gx);
+        // The residues modulo this prime, in place (prime-major, as the CRT reads them).
+        let Ft = &mut rF[j * n..(j + 1) * n];
+        let Gt = &mut rG[j * n..(j + 1) * n];
+        zint::mod_small_signed_batch(&Fp.d[..hn * Fp.w], Fp.w, &m, &mut Ft[..hn]);
+        zint::mod_small_signed_batch(&Gp.d[..hn * Gp.w], Gp.w, &m, &mut Gt[..hn]);
+        tw.ntt_sized(&mut Ft[..hn], logn - 1);
+        tw.ntt_sized(&mut Gt[..hn], logn - 1);
+        // Points 2v and 2v+1 are w and -w, and w^2 is point v of the half-size NTT:
+        // F(w) = F'(w^2) g(-w), F(-w) = F'(w^2) g(w).
+        for v in (0..hn).rev() {
+            let (a, b) = (Ft[v], Gt[v]);
+            Ft[2 * v] = m.mul(a, gx[2 * v + 1]);
+            Ft[2 * v + 1] = m.mul(a, gx[2 * v]);
+            Gt[2 * v] = m.mul(b, fx[2 * v + 1]);
+            Gt[2 * v + 1] = m.mul(b, fx[2 * v]);
+        }
+        tw.intt(Ft);
+        tw.intt(Gt);
+    }
+    let rebuilt = zint::crt_batch(rF, n, np, crt_tmp, |i, x| {
+        zint::copy_resize(&mut Fo[i * wo..(i + 1) * wo], x)
+    }) && zint::crt_batch(rG, n, np, crt_tmp, |i, x| {
+        zint::copy_resize(&mut Go[i * wo..(i + 1) * wo], x)
+    });
+    if !rebuilt {
+        fail!();
+        return None;
+    }
+    Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
+}

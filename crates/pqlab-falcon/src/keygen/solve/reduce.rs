@@ -1,0 +1,320 @@
+//! Babai's reduction of the lifted (F, G) against (f, g) (Falcon spec v1.2, Algorithm 7:
+//! Reduce) at the intermediate depths logn - 1 to 2, on the reference's schedule.
+
+use super::super::modp::{Twiddles, primes_for_words};
+use super::super::zint;
+use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, MAX_WORDS, Poly, words_for};
+use crate::fft::{
+    fft, ifft, poly_add, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mul_fft,
+};
+use crate::fpr::Fpr;
+use pqlab_arith::falcon_solver::SolverMul;
+
+/// The measured bit length of f and g per depth (average, standard deviation), from which
+/// the reference sets its reduction schedule.
+const BITLENGTH: [(i32, i32); 11] = [
+    (4, 0),
+    (11, 1),
+    (24, 1),
+    (50, 1),
+    (102, 1),
+    (202, 2),
+    (401, 4),
+    (794, 5),
+    (1577, 8),
+    (3138, 13),
+    (6308, 25),
+];
+
+/// Falcon spec, Algorithm 7: Reduce.
+///
+/// Babai's reduction at an intermediate depth as the reference performs it
+/// (`solve_NTRU_intermediate`, from the lifted F, G onwards): k is computed in floating point
+/// from the top (at most) ten 31-bit words of f, g and of F, G (converted as
+/// [`zint::window_to_fpr`]), scaled by 2^-scale_k with scale_k starting at 31 llen - (avg -
+/// 6 sd) of the bit length of f and g and lowered by 25 bits per pass down to 0, the reference
+/// assuming that every pass removes that much; F and G are kept modulo 2^(31 FGlen), FGlen
+/// shrinking with that assumption, and the result is what the reference keeps: F and G modulo
+/// 2^(31 min(FGlen, slen)), as signed values. The reference rejects (f, g) when a scaled
+/// coefficient of k leaves the open range (-(2^31 - 1), 2^31 - 1); so does this function
+/// (returns false).
+#[allow(non_snake_case)]
+pub(super) fn reduce_as_reference<M: SolverMul>(
+    F: &mut Poly<'_>,
+    G: &mut Poly<'_>,
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    depth: usize,
+    scratch: &mut [u32],
+) -> bool {
+    let n = f.n;
+    if n > REDUCE_MAX_N {
+        return false;
+    }
+    let slen = MAX_BL_SMALL[depth] as i32;
+    let llen = MAX_BL_LARGE[depth] as i32;
+    let mut rt1 = [Fpr::ZERO; REDUCE_MAX_N];
+    let mut rt2 = [Fpr::ZERO; REDUCE_MAX_N];
+    let mut rt3 = [Fpr::ZERO; REDUCE_MAX_N];
+    let mut rt4 = [Fpr::ZERO; REDUCE_MAX_N];
+    let mut rt5 = [Fpr::ZERO; REDUCE_MAX_N / 2];
+    let mut k = [0i32; REDUCE_MAX_N];
+    let (rt1, rt2, rt3, rt4) = (&mut rt1[..n], &mut rt2[..n], &mut rt3[..n], &mut rt4[..n]);
+    let rt5 = &mut rt5[..n / 2];
+    let rlen_fg = slen.min(10);
+    let scale_fg = 31 * (slen - rlen_fg);
+    for i in 0..n {
+        rt3[i] = zint::window_to_fpr(f.c(i), scale_fg as u32, rlen_fg as usize);
+        rt4[i] = zint::window_to_fpr(g.c(i), scale_fg as u32, rlen_fg as usize);
+    }
+    let (avg, sd) = BITLENGTH[depth];
+    let (minbl_fg, maxbl_fg) = (avg - 6 * sd, avg + 6 * sd);
+    fft(rt3, logn);
+    fft(rt4, logn);
+    poly_invnorm2_fft(rt5, rt3, rt4);
+    poly_adj_fft(rt3);
+    poly_adj_fft(rt4);
+    // From depth DEPTH_INT_FG up, the products k f and k g go through NTTs: f and g are
+    // transformed once here, for every pass.
+    let by_ntt = depth <= DEPTH_INT_FG;
+    let (fg_ntt, scratch) = if by_ntt {
+        match fg_to_ntt::<M>(f, g, logn, scratch) {
+            Some(x) => x,
+            None => {
+                fail!();
+                return false;
+            }
+        }
+    } else {
+        (FgNtt::default(), scratch)
+    };
+    let mut fglen = llen;
+    let mut maxbl_fgl = 31 * llen;
+    let mut scale_k = maxbl_fgl - minbl_fg;
+    let lim = Fpr::of((1 << 31) - 1);
+    loop {
+        // The reference updates and reads only the low FGlen words of F and G.
+        for i in 0..n {
+            zint::wrap_signed(F.c_mut(i), 31 * fglen as u32);
+            zint::wrap_signed(G.c_mut(i), 31 * fglen as u32);
+        }
+        let rlen = fglen.min(10);
+        let scale_big = 31 * (fglen - rlen);
+        for i in 0..n {
+            rt1[i] = zint::window_to_fpr(F.c(i), scale_big as u32, rlen as usize);
+            rt2[i] = zint::window_to_fpr(G.c(i), scale_big as u32, rlen as usize);
+        }
+        fft(rt1, logn);
+        fft(rt2, logn);
+        poly_mul_fft(rt1, rt3);
+        poly_mul_fft(rt2, rt4);
+        poly_add(rt2, rt1);
+        poly_mul_autoadj_fft(rt2, rt5);
+        ifft(rt2, logn);
+        let dc = scale_k - scale_big + scale_fg;
+        if !(-1000..=1000).contains(&dc) {
+            fail!();
+            return false;
+        }
+        let pdc = Fpr::pow2(-dc);
+        for i in 0..n {
+            let xv = rt2[i].mul(pdc);
+            if !lim.neg().lt(xv) || !xv.lt(lim) {
+                fail!();
+                return false;
+            }
+            // In (-(2^31 - 1), 2^31 - 1) (checked above).
+            k[i] = xv.rint() as i32;
+        }
+        // Only the low FGlen 31-bit words matter (the next pass wraps to them).
+        let wlim = words_for(31 * fglen as u32);
+        if by_ntt {
+            if !sub_mul_ntt::<M>(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
+                fail!();
+                return false;
+            }
+        } else {
+            sub_mul_negacyclic(F, f, &k[..n], scale_k as u32, wlim);
+            sub_mul_negacyclic(G, g, &k[..n], scale_k as u32, wlim);
+        }
+        let new_maxbl = scale_k + maxbl_fg + 10;
+        if new_maxbl < maxbl_fgl {
+            maxbl_fgl = new_maxbl;
+            if fglen * 31 >= maxbl_fgl + 31 {
+                fglen -= 1;
+            }
+        }
+        if scale_k <= 0 {
+            break;
+        }
+        scale_k = (scale_k - 25).max(0);
+    }
+    let keep = 31 * fglen.min(slen) as u32;
+    for i in 0..n {
+        zint::wrap_signed(F.c_mut(i), keep);
+        zint::wrap_signed(G.c_mut(i), keep);
+    }
+    true
+}
+
+/// The largest degree reduced by [`reduce_as_reference`] (depth 2 of Falcon-1024).
+const REDUCE_MAX_N: usize = 256;
+
+/// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients), on the low
+/// `wlim` words of each coefficient of F (exact modulo 2^(32 wlim); the words above are left
+/// as they were).
+#[allow(non_snake_case)]
+fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: usize) {
+    let (n, w) = (f.n, f.w);
+    // (k f)_idx = sum over j of k_(idx - j) f_j (negated where idx - j wraps), summed word
+    // column by word column without carries (|k_i| < 2^31, n <= 2^5 terms at these depths:
+    // every column sum fits an i128), the carries resolved once into w + 2 words, then
+    // subtracted once, shifted: the same integers as one subtraction per term, modulo
+    // 2^(32 wlim).
+    let mut col = [0i128; ACC_MAX_WORDS];
+    let mut acc = [0u32; ACC_MAX_WORDS];
+    let (col, acc) = (&mut col[..=w], &mut acc[..w + 2]);
+    for idx in 0..n {
+        col.fill(0);
+        for j in 0..n {
+            let kk = i64::from(if j <= idx {
+                k[idx - j]
+            } else {
+                -k[idx + n - j]
+            });
+            if kk != 0 {
+                let y = f.c(j);
+                // |kk y_t| < 2^31 2^32: the product fits an i64.
+                for (c, &yw) in col[..w].iter_mut().zip(y) {
+                    *c += i128::from(kk * i64::from(yw));
+                }
+                // y = (its words) - 2^(32 w) when negative.
+                if zint::is_neg(y) {
+                    col[w] -= i128::from(kk);
+                }
+            }
+        }
+        let mut carry = 0i128;
+        for (a, &c) in acc.iter_mut().zip(col.iter()) {
+            let v = c + carry;
+            *a = v as u32;
+            carry = v >> 32;
+        }
+        acc[w + 1] = carry as u32;
+        let x = F.c_mut(idx);
+        let l = x.len().min(wlim);
+        zint::sub_scaled_mul(&mut x[..l], acc, 1, s);
+    }
+}
+
+/// Words of the accumulator of [`sub_mul_negacyclic`] (f has at most [`MAX_WORDS`]).
+const ACC_MAX_WORDS: usize = MAX_WORDS + 2;
+
+/// The depths from which [`sub_mul_ntt`] replaces the schoolbook product (as in the
+/// reference: there the degree is large and the integers small).
+const DEPTH_INT_FG: usize = 4;
+
+/// f and g in NTT form modulo the first `np` solver primes (coefficient i of prime j at
+/// j n + i), enough primes for the products with a k of 31-bit coefficients: the operands
+/// that [`sub_mul_ntt`] reuses at every pass of a depth.
+#[derive(Default)]
+struct FgNtt<'a> {
+    f: &'a [u32],
+    g: &'a [u32],
+    np: usize,
+    /// Words of a product coefficient.
+    w: usize,
+}
+
+/// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
+/// rest of `scratch`, or None if it is too small.
+fn fg_to_ntt<'s, M: SolverMul>(
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    scratch: &'s mut [u32],
+) -> Option<(FgNtt<'s>, &'s mut [u32])> {
+    let n = f.n;
+    // |(k f)_i| < n 2^31 2^bitlen(f), and the same for g.
+    let w = words_for(f.bitlen().max(g.bitlen()) + 31 + logn);
+    let np = primes_for_words(w);
+    let mut sa = Arena { buf: scratch };
+    let (rf, rg, twb, t) = (
+        sa.take(n * np)?,
+        sa.take(n * np)?,
+        sa.take(2 * n)?,
+        sa.take(n)?,
+    );
+    for j in 0..np {
+        let tw = Twiddles::<M>::new(j, logn, twb);
+        for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
+            zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
+            tw.ntt(t);
+            dst[j * n..(j + 1) * n].copy_from_slice(t);
+        }
+    }
+    let fg = FgNtt {
+        f: rf,
+        g: rg,
+        np,
+        w,
+    };
+    Some((fg, sa.buf))
+}
+
+/// [`sub_mul_negacyclic`] for F and G together, with the products k f and k g computed
+/// exactly in RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs),
+/// rebuilt by CRT and subtracted: the same result. Returns false if `scratch` is too small.
+#[allow(non_snake_case, clippy::too_many_arguments)]
+fn sub_mul_ntt<M: SolverMul>(
+    F: &mut Poly<'_>,
+    G: &mut Poly<'_>,
+    fg: &FgNtt<'_>,
+    k: &[i32],
+    s: u32,
+    wlim: usize,
+    logn: u32,
+    scratch: &mut [u32],
+) -> bool {
+    let (n, np, w) = (k.len(), fg.np, fg.w);
+    let mut sa = Arena { buf: scratch };
+    let (Some(rF), Some(rG), Some(twb), Some(kt), Some(prod), Some(crt_tmp)) = (
+        sa.take(n * np),
+        sa.take(n * np),
+        sa.take(2 * n),
+        sa.take(n),
+        sa.take(w),
+        sa.take(zint::crt_tmp_words(n, np)),
+    ) else {
+        return false;
+    };
+    for j in 0..np {
+        let tw = Twiddles::<M>::new(j, logn, twb);
+        let m = tw.m;
+        for (x, &ki) in kt.iter_mut().zip(k) {
+            *x = m.set(ki);
+        }
+        tw.ntt(kt);
+        for (src, dst) in [(fg.f, &mut *rF), (fg.g, &mut *rG)] {
+            let t = &mut dst[j * n..(j + 1) * n];
+            for ((x, &a), &b) in t.iter_mut().zip(kt.iter()).zip(&src[j * n..(j + 1) * n]) {
+                *x = m.mul(a, b);
+            }
+            tw.intt(t);
+        }
+    }
+    // P -= (the integers of residues r) 2^s, coefficient by coefficient.
+    let mut sub_crt = |P: &mut Poly<'_>, r: &mut [u32]| {
+        zint::crt_batch(r, n, np, crt_tmp, |i, v| {
+            if !zint::copy_resize(prod, v) {
+                return false;
+            }
+            let x = P.c_mut(i);
+            let l = x.len().min(wlim);
+            zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
+            true
+        })
+    };
+    sub_crt(F, rF) && sub_crt(G, rG)
+}

@@ -1,0 +1,68 @@
+//! The reduction-strategy study's instantiation of Falcon (feature `reduction-study`, used by
+//! `pqlab compare --reductions` and its tests): key generation with the NTRU solver's NTTs
+//! under a chosen modular-reduction strategy (the solver is generic over it,
+//! `pqlab_arith::falcon_solver::SolverMul`), and verification with its NTTs modulo q under the
+//! strategy (`pqlab_arith::reduce::ntt_falcon::ntt`). The production entry points never reach
+//! these: their NTTs are Montgomery by type. Every strategy computes the same residues, so
+//! the results equal production's (the tests `strategies_falcon` check it on the KAT files).
+
+use pqlab_arith::falcon as fq;
+use pqlab_arith::falcon_solver::{BarrettP, KRedSolver, Mont32, RemP};
+pub use pqlab_arith::reduce::Strategy;
+use pqlab_arith::reduce::ntt_falcon;
+
+use crate::Error;
+use crate::hash::{hash_to_point_vartime, shake_nonce_msg};
+use crate::keys::{Signature, SigningKey, VerifyingKey};
+use crate::params;
+use crate::verify::{centre, is_short, to_modq};
+
+/// [`SigningKey::generate_from_seed`] (Falcon spec, Algorithm 4: KeyGen, with Algorithm 5:
+/// NTRUGen and Algorithm 6: NTRUSolve) with the solver's NTTs under `strategy` (the K2-RED
+/// strategy is the generalised K-RED for these primes; h = g / f, computed when the verifying
+/// key is asked for, uses the production NTT modulo q).
+pub fn generate_from_seed<const N: usize>(
+    seed: &[u8; params::SEED_LEN],
+    strategy: Strategy,
+) -> SigningKey<N> {
+    const { params::check_n(N) };
+    let mut sh = pqlab_keccak::Shake256::new();
+    sh.absorb(seed);
+    let mut rng = sh.finalize();
+    match strategy {
+        Strategy::Montgomery => crate::keygen::ntru_gen_with::<N, Mont32>(&mut rng),
+        Strategy::Barrett => crate::keygen::ntru_gen_with::<N, BarrettP>(&mut rng),
+        Strategy::K2Red => crate::keygen::ntru_gen_with::<N, KRedSolver>(&mut rng),
+        Strategy::PlainRem => crate::keygen::ntru_gen_with::<N, RemP>(&mut rng),
+    }
+}
+
+/// [`VerifyingKey::verify`] (Falcon spec, Algorithm 16: Verify) with the NTT and inverse NTT
+/// of s2 h under `strategy` (the key's cached NTT of h is production's: the same residues).
+pub fn verify<const N: usize>(
+    vk: &VerifyingKey<N>,
+    msg: &[u8],
+    sig: &[u8],
+    strategy: Strategy,
+) -> Result<(), Error> {
+    let sig = Signature::<N>::decode(sig)?;
+    let mut rd = shake_nonce_msg(&sig.nonce, msg);
+    let mut c = [0u16; N];
+    hash_to_point_vartime(&mut rd, &mut c);
+    let mut tmp = [0u16; N];
+    for (t, &x) in tmp.iter_mut().zip(sig.s2.iter()) {
+        *t = to_modq(i32::from(x));
+    }
+    ntt_falcon::ntt(strategy, &mut tmp);
+    fq::pointwise_mul(&mut tmp, &vk.h_ntt);
+    ntt_falcon::intt(strategy, &mut tmp);
+    let mut s1 = [0i16; N];
+    for ((o, &t), &ci) in s1.iter_mut().zip(tmp.iter()).zip(c.iter()) {
+        *o = centre(fq::sub(u32::from(ci), u32::from(t))) as i16;
+    }
+    if is_short(&s1, &sig.s2, params::beta_sq(N)) {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
+}
