@@ -45,6 +45,7 @@
 #[cfg(test)]
 extern crate std;
 
+mod backend;
 mod codec;
 mod error;
 mod ffsampling;
