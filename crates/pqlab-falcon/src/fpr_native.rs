@@ -133,9 +133,9 @@ impl zeroize::Zeroize for Fpr {
 /// an integer nor a half-integer (m has an odd factor), so the correctly rounded 53-bit
 /// mantissa is (Q + 1) >> 1 (Q's last bit is the rounding bit and the discarded rest is never
 /// zero); for m = 2^52, Q = 2^54 - 1 and (Q + 1) >> 1 = 2^53, whose carry into the exponent
-/// gives the exact power of two. Q is computed exactly: an approximation of 1/m from a linear
-/// seed and four Newton iterations in `f64` (multiplications and subtractions only), then the
-/// exact remainder in 128-bit integers and a fixed number of masked corrections that leave
+/// gives the exact power of two. Q is computed exactly: an approximation of 1/m from a quadratic
+/// seed and three Newton iterations in `f64` (multiplications and subtractions only), then the
+/// exact remainder in 64-bit integers and a fixed number of masked corrections that leave
 /// 0 <= (2^106 - 1) - Q m < m.
 #[inline(always)]
 pub(crate) fn recip_bits(b: u64) -> u64 {
@@ -143,28 +143,36 @@ pub(crate) fn recip_bits(b: u64) -> u64 {
     let sign = b & (1 << 63);
     let e = (b >> 52) & 0x7ff;
     let m = (b & FRAC) | (1 << 52);
-    // md = m / 2^52 in [1, 2); y ~ 1/md from the minimax line 24/17 - 8/17 md (relative error
-    // at most 1/17), then four Newton steps y (2 - md y): error below 2^-49 (the squared
-    // errors vanish; what remains is f64 rounding, a few ulps).
+    // md = m / 2^52 in [1, 2); y ~ 1/md from the minimax quadratic (210 - 144 md + 32 md^2) / 99
+    // (1 - md y = T3(2 md - 3) / 99, relative error at most 1/99), then three Newton steps
+    // y (2 - md y): error below 2^-49 ((1/99)^8 < 2^-53; the rest is f64 rounding, a few
+    // ulps).
     let md = f64::from_bits((1023 << 52) | (b & FRAC));
-    let mut y = 24.0 / 17.0 - (8.0 / 17.0) * md;
-    for _ in 0..4 {
+    let mut y = ((32.0 / 99.0) * md - 144.0 / 99.0) * md + 210.0 / 99.0;
+    for _ in 0..3 {
         y = y * (2.0 - md * y);
     }
-    let num: i128 = (1 << 106) - 1;
-    let mi = i128::from(m);
-    // r0 = 2^54 y - 64 <= Q (|2^54 y - 2^106 / m| < 32), so the remainder is in [0, 100 m).
-    let r0 = (y * (1u64 << 54) as f64) as i64 - 64;
-    let rem = num - i128::from(r0) * mi;
-    // rem / m ~ rem y / 2^52 to within 2^-40: c is floor(rem / m) - 1, floor or floor + 1.
-    let c = ((rem as i64 as f64) * y * (1.0 / (1u64 << 52) as f64)) as i64 - 1;
+    let mi = m as i64;
+    // 2^54 y, exactly, from the bits of y in (1/2, 1]: its mantissa shifted by 1 (or 2 for
+    // y = 1). Then r0 = 2^54 y - 64 <= Q (|2^54 y - 2^106 / m| < 32), so the remainder
+    // (2^106 - 1) - r0 m is in [0, 100 m), below 2^60: its low 64 bits (wrapping products)
+    // are the exact value.
+    let yb = y.to_bits();
+    let r0 = ((((yb & FRAC) | (1 << 52)) << ((yb >> 52) - 1021)) - 64) as i64;
+    let rem = u64::MAX.wrapping_sub((r0 as u64).wrapping_mul(m)) as i64;
+    // rem / m ~ rem y / 2^52 to within 2^-40, rounded to an integer by adding 2^52 (the
+    // rounding of the addition, no conversion instruction): c = that - 2 is floor(rem / m)
+    // - 2 or - 1.
+    const MAGIC: f64 = (1u64 << 52) as f64;
+    let t = (rem as f64) * y * (1.0 / (1u64 << 52) as f64) + MAGIC;
+    let c = (t.to_bits() - MAGIC.to_bits()) as i64 - 2;
     let mut q = r0 + c;
-    let mut rem = rem - i128::from(c) * mi;
-    // Now 0 <= rem < 3m: two masked steps.
+    let mut rem = rem - c * mi;
+    // Now m <= rem < 3m: two masked steps.
     for _ in 0..2 {
-        let ge = !((rem - mi) >> 127) as i64; // all ones when rem >= m
+        let ge = !((rem - mi) >> 63); // all ones when rem >= m
         q += 1 & ge;
-        rem -= mi & i128::from(ge);
+        rem -= mi & ge;
     }
     let mant = (q as u64 + 1) >> 1;
     sign | (((2044 - e) << 52) + mant)
