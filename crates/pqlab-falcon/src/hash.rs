@@ -56,14 +56,34 @@ impl<'a> Words<'a> {
 }
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, variable time (rejection loop).
+///
+/// Squeezes one rate-sized block (68 words) at a time, as [`Words`] does. While at least 68
+/// coefficients remain, every word of the block is reduced and written at the next free place,
+/// which only advances when the word is accepted (no branch on the word); the last blocks are
+/// read word by word.
 pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
-    let mut words = Words::new(rd);
+    let n = c.len();
     let mut i = 0;
-    while i < c.len() {
-        let w = words.next();
-        if w < 5 * crate::params::Q {
+    let mut buf = [0u8; 136];
+    while n - i >= 68 {
+        rd.squeeze(&mut buf);
+        for p in buf.chunks_exact(2) {
+            let w = (u32::from(p[0]) << 8) | u32::from(p[1]);
             c[i] = (w % crate::params::Q) as u16;
-            i += 1;
+            i += usize::from(w < 5 * crate::params::Q);
+        }
+    }
+    while i < n {
+        rd.squeeze(&mut buf);
+        for p in buf.chunks_exact(2) {
+            let w = (u32::from(p[0]) << 8) | u32::from(p[1]);
+            if w < 5 * crate::params::Q {
+                c[i] = (w % crate::params::Q) as u16;
+                i += 1;
+                if i == n {
+                    break;
+                }
+            }
         }
     }
 }
@@ -108,4 +128,38 @@ pub fn hash_to_point_ct<const N: usize>(rd: &mut Shake256Reader, c: &mut [u16; N
         p <<= 1;
     }
     c.copy_from_slice(&t[..n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-by-word rejection loop of Algorithm 3.
+    fn reference(rd: &mut Shake256Reader, c: &mut [u16]) {
+        let mut words = Words::new(rd);
+        let mut i = 0;
+        while i < c.len() {
+            let w = words.next();
+            if w < 5 * crate::params::Q {
+                c[i] = (w % crate::params::Q) as u16;
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn block_loop_matches_the_word_loop() {
+        let mut cases = 0;
+        for len in (0..300).chain([511, 512, 1023, 1024]) {
+            for msg in [&b""[..], b"a", &[7u8; 200]] {
+                let nonce = [len as u8; NONCE_LEN];
+                let (mut a, mut b) = ([0u16; 1024], [1u16; 1024]);
+                hash_to_point_vartime(&mut shake_nonce_msg(&nonce, msg), &mut a[..len]);
+                reference(&mut shake_nonce_msg(&nonce, msg), &mut b[..len]);
+                assert_eq!(a[..len], b[..len], "length {len}");
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 912);
+    }
 }

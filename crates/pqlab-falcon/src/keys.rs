@@ -5,6 +5,7 @@
 use pqlab_arith::falcon as fq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::backend::{self, Ops};
 use crate::codec;
 use crate::error::Error;
 use crate::hash::{hash_to_point_vartime, shake_nonce_msg};
@@ -28,7 +29,9 @@ fn check_out(out: &[u8], needed: usize) -> Result<(), Error> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyingKey<const N: usize> {
     pub(crate) h: [u16; N],
-    pub(crate) h_ntt: [u16; N],
+    /// NTT(h), computed once when the key is built, in the NTT order of [`crate::backend`]
+    /// (the same for every back end), coefficients in \[0, q).
+    pub(crate) h_ntt: [i16; N],
 }
 
 impl<const N: usize> VerifyingKey<N> {
@@ -38,8 +41,8 @@ impl<const N: usize> VerifyingKey<N> {
     /// Builds the key from h (coefficients already checked to be below q).
     pub(crate) fn from_h(h: [u16; N]) -> Self {
         const { params::check_n(N) };
-        let mut h_ntt = h;
-        fq::ntt(&mut h_ntt);
+        let mut h_ntt = h.map(|x| x as i16);
+        backend::dispatch!(B => B::ntt(&mut h_ntt));
         VerifyingKey { h, h_ntt }
     }
 
@@ -95,16 +98,13 @@ impl<const N: usize> VerifyingKey<N> {
         let mut rd = shake_nonce_msg(&sig.nonce, msg);
         let mut c = [0u16; N];
         hash_to_point_vartime(&mut rd, &mut c);
-        let mut tmp = [0u16; N];
-        let mut s1 = [0i16; N];
-        if verify_raw(
+        let ok = backend::dispatch!(B => verify_raw::<B, N>(
             &c,
             &sig.s2,
             &self.h_ntt,
-            params::beta_sq(N),
-            &mut tmp,
-            &mut s1,
-        ) {
+            params::beta_sq(N)
+        ));
+        if ok {
             Ok(())
         } else {
             Err(Error::InvalidSignature)

@@ -30,21 +30,44 @@
 //! 9.4 KiB. The expanded key itself is 120 KiB for n = 1024 and 60 KiB for
 //! n = 512 (its tree array has one spare row for n = 512, so that both sizes share one type).
 //!
-//! Constant time: decoding and verification handle public data, and [`hash_to_point_vartime`]
-//! (used by verification) is variable time. Signing uses [`hash_to_point_ct`]; the FFT, the
-//! tree and ffSampling are fixed sequences of floating-point operations; the base sampler scans
-//! its whole table; BerExp and SamplerZ branch only on the rejection outcome and on the lazy
-//! byte comparison of BerExp, as in the reference (the rejection rate is made independent of the
-//! secrets by the sigma_min scaling). With the native back end, timing is that of the CPU's
-//! floating-point unit, constant for normal operands on current x86-64 and AArch64 cores; the
-//! `fpr-emu` back end uses only integer operations without data-dependent branches. The final
-//! norm check and the compressed length decide a restart; both are outputs of the sampler, not
-//! of the key alone. Secret keys, expanded keys and the sampler state are zeroized on drop.
+//! Verification: the NTT modulo q = 12289 and the norm check run on 16-bit lanes behind the
+//! back-end boundary of DESIGN §5 (`portable`, AVX2, AVX-512, picked once per call from
+//! `pqlab_backend::selected()`, `PQLAB_BACKEND` forcing one; all return the same bits). A
+//! [`VerifyingKey`] holds NTT(h), computed once when it is decoded or derived, next to h (which
+//! it re-encodes), so a verification runs HashToPoint, Decompress, NTT(s2), one pointwise
+//! product, one inverse NTT and the norm.
+//!
+//! Constant time, exactly:
+//!
+//! * **Is** constant time (no branch, memory index or variable-latency instruction depends on
+//!   a secret): f, g sampling of key generation; [`hash_to_point_ct`]; key expansion (the FFT,
+//!   ffLDL and the tree normalisation of [`ExpandedKey`]) and signing: fixed sequences of
+//!   floating-point additions, subtractions and multiplications; every reciprocal (the only
+//!   divisions of the signer, on secret Gram-matrix values: ffLDL, the key-generation norm
+//!   check, NTRUSolve's reductions) is `Fpr::inv`, which uses **no division instruction**: with
+//!   the native back end a seed and Newton steps in `f64` multiplications, then an exact
+//!   128-bit integer correction (bit-identical to the correctly rounded IEEE division, so all
+//!   KAT keys and signatures are unchanged); with `fpr-emu` integer operations. Square roots
+//!   are computed with integers, branch-free. The base sampler scans its whole table; secret
+//!   keys, expanded keys and the sampler state are zeroized on drop.
+//! * **Is not** constant time, by design: NTRUSolve (its loop counts and integer sizes depend
+//!   on the norms of f and g); BerExp and SamplerZ branch on the rejection outcome and on the
+//!   lazy byte comparison of BerExp, as in the reference (the rejection rate is made
+//!   independent of the secrets by the sigma_min scaling); the signer's final norm check and
+//!   the compressed length decide a restart (outputs of the sampler, not of the key alone).
+//!   Decoding, verification and [`hash_to_point_vartime`] handle public data only.
+//! * **Depends on the hardware**: with the native back end, the latency of floating-point
+//!   addition, subtraction, multiplication and conversion, constant for normal operands on
+//!   current x86-64 and AArch64 cores (subnormals do not occur in these computations). The
+//!   public `Fpr::div` (not used by key generation or signing) still uses the hardware
+//!   division. The `fpr-emu` back end uses only integer operations without data-dependent
+//!   branches.
 #![no_std]
 
 #[cfg(test)]
 extern crate std;
 
+mod backend;
 mod codec;
 mod error;
 mod ffsampling;
@@ -69,8 +92,9 @@ pub use params::{NONCE_LEN, SEED_LEN};
 pub use sign::ExpandedKey;
 
 /// The precomputed tables of the signer, as (name, bytes) from `size_of_val` of the constants
-/// themselves (for the memory report of `pqlab compare`; the NTT tables modulo q are
-/// `pqlab_arith::falcon::PSI_POWERS` and `PSI_INV_POWERS`).
+/// themselves (for the memory report of `pqlab compare`; the NTT tables of verification, 8 KiB
+/// of twiddles and, on x86-64, 11 KiB of per-lane twiddle vectors, are in the private `backend`
+/// module, built at compile time from `pqlab_arith::falcon::PSI_POWERS` and `PSI_INV_POWERS`).
 pub fn table_sizes() -> [(&'static str, usize); 2] {
     [
         ("FFT roots GM_TAB", size_of_val(&fft_table::GM_TAB)),

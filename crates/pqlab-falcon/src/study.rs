@@ -12,10 +12,12 @@ pub use pqlab_arith::reduce::Strategy;
 use pqlab_arith::reduce::ntt_falcon;
 
 use crate::Error;
+use crate::backend::Ops;
+use crate::backend::portable::Portable;
 use crate::hash::{hash_to_point_vartime, shake_nonce_msg};
 use crate::keys::{Signature, SigningKey, VerifyingKey};
 use crate::params;
-use crate::verify::{centre, is_short, to_modq};
+use crate::verify::to_modq;
 
 /// [`SigningKey::generate_from_seed`] (Falcon spec, Algorithm 4: KeyGen, with Algorithm 5:
 /// NTRUGen and Algorithm 6: NTRUSolve) with the solver's NTTs under `strategy` (the K2-RED
@@ -37,8 +39,10 @@ pub fn generate_from_seed<const N: usize>(
     }
 }
 
-/// [`VerifyingKey::verify`] (Falcon spec, Algorithm 16: Verify) with the NTT and inverse NTT
-/// of s2 h under `strategy` (the key's cached NTT of h is production's: the same residues).
+/// [`VerifyingKey::verify`] (Falcon spec, Algorithm 16: Verify) with every NTT and inverse
+/// NTT modulo q under `strategy`: NTT(h) (recomputed per call from the key's h, since the
+/// key's cached NTT(h) is in the production back ends' order), NTT(s2) and the inverse of
+/// their product; the norm check is the portable back end's.
 pub fn verify<const N: usize>(
     vk: &VerifyingKey<N>,
     msg: &[u8],
@@ -49,18 +53,18 @@ pub fn verify<const N: usize>(
     let mut rd = shake_nonce_msg(&sig.nonce, msg);
     let mut c = [0u16; N];
     hash_to_point_vartime(&mut rd, &mut c);
+    let mut h_hat = vk.h;
+    ntt_falcon::ntt(strategy, &mut h_hat);
     let mut tmp = [0u16; N];
     for (t, &x) in tmp.iter_mut().zip(sig.s2.iter()) {
         *t = to_modq(i32::from(x));
     }
     ntt_falcon::ntt(strategy, &mut tmp);
-    fq::pointwise_mul(&mut tmp, &vk.h_ntt);
+    fq::pointwise_mul(&mut tmp, &h_hat);
     ntt_falcon::intt(strategy, &mut tmp);
-    let mut s1 = [0i16; N];
-    for ((o, &t), &ci) in s1.iter_mut().zip(tmp.iter()).zip(c.iter()) {
-        *o = centre(fq::sub(u32::from(ci), u32::from(t))) as i16;
-    }
-    if is_short(&s1, &sig.s2, params::beta_sq(N)) {
+    // s2 h in [0, q) < 2^15: the i16 input of the norm check (|t_i| < q).
+    let t = tmp.map(|x| x as i16);
+    if Portable::norm(&c, &t, &sig.s2) <= params::beta_sq(N) {
         Ok(())
     } else {
         Err(Error::InvalidSignature)

@@ -1,9 +1,8 @@
 //! Verification (Falcon spec v1.2, Section 3.10, Algorithm 16: Verify): s1 = c - s2 h mod q,
 //! centred, and the check ||(s1, s2)||^2 <= floor(beta^2), with the NTT modulo q of
-//! `pqlab_arith::falcon`.
+//! [`crate::backend`].
 
-use pqlab_arith::falcon as fq;
-
+use crate::backend::Ops;
 use crate::params::Q;
 
 /// Maps x mod q in \[0, q) to the centred representative in (-q/2, q/2].
@@ -19,45 +18,32 @@ pub(crate) fn to_modq(x: i32) -> u16 {
     (x + (Q as i32 & (x >> 31))) as u16
 }
 
-/// The squared norm of (s1, s2) compared with the bound, saturating as the reference does
-/// (`is_short`): true when the sum is at most `bound`.
-pub(crate) fn is_short(s1: &[i16], s2: &[i16], bound: u32) -> bool {
-    let mut s: u32 = 0;
-    let mut ng: u32 = 0;
-    for (&a, &b) in s1.iter().zip(s2.iter()) {
-        let a = i32::from(a);
-        let b = i32::from(b);
-        s = s.wrapping_add((a * a) as u32);
-        ng |= s;
-        s = s.wrapping_add((b * b) as u32);
-        ng |= s;
-    }
-    s |= 0u32.wrapping_sub(ng >> 31);
-    s <= bound
-}
-
-/// Falcon spec v1.2, Algorithm 16 (after decoding): true when s2 is a valid signature of the
-/// hashed message `c` under the public key whose NTT is `h_ntt`. `tmp` and `s1` are scratch of
-/// length n.
-pub(crate) fn verify_raw(
-    c: &[u16],
-    s2: &[i16],
-    h_ntt: &[u16],
+/// Falcon spec v1.2, Algorithm 16 (Verify) lines 3 to 7, after decoding: true when s2 is a
+/// valid signature of the hashed message `c` under the public key whose NTT (in the order of
+/// [`crate::backend`]) is `h_ntt`, with the kernels of `B`: s1 = c - s2 h mod q by NTT(s2),
+/// the pointwise product with NTT(h) and the inverse NTT, then ||(s1, s2)||^2 <= `bound`.
+///
+/// A coefficient |s2_i| >= q (possible only for a [`crate::Signature`] built with
+/// `from_parts`) is rejected at once: its square alone exceeds every bound, so the reference
+/// rejects it too.
+pub(crate) fn verify_raw<B: Ops, const N: usize>(
+    c: &[u16; N],
+    s2: &[i16; N],
+    h_ntt: &[i16; N],
     bound: u32,
-    tmp: &mut [u16],
-    s1: &mut [i16],
 ) -> bool {
-    for (t, &x) in tmp.iter_mut().zip(s2.iter()) {
-        *t = to_modq(i32::from(x));
+    let mut big = 0i32;
+    for &x in s2.iter() {
+        big |= Q as i32 - 1 - i32::from(x).abs();
     }
-    fq::ntt(tmp);
-    fq::pointwise_mul(tmp, h_ntt);
-    fq::intt(tmp);
-    // s1 = c - s2 h mod q, centred.
-    for ((o, &t), &ci) in s1.iter_mut().zip(tmp.iter()).zip(c.iter()) {
-        *o = centre(fq::sub(u32::from(ci), u32::from(t))) as i16;
+    if big < 0 {
+        return false;
     }
-    is_short(s1, s2, bound)
+    let mut t = *s2;
+    B::ntt(&mut t);
+    B::pointwise(&mut t, h_ntt);
+    B::intt_mont(&mut t);
+    B::norm(c, &t, s2) <= bound
 }
 
 #[cfg(test)]

@@ -1,0 +1,227 @@
+//! The portable kernels against the plain arithmetic of `pqlab_arith::falcon` (the transform's
+//! values and order, the negacyclic product), then every SIMD back end against the portable
+//! one, kernel by kernel, on random inputs and the edges of each contract: all back ends must
+//! return the same bits. A back end the CPU lacks is skipped and said so; a CPU with the
+//! features of a back end must have run its checks.
+
+use std::{format, println, vec, vec::Vec};
+
+use pqlab_arith::falcon as fq;
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use super::portable::{Portable, transpose_blocks};
+use super::{Ops, Q};
+
+const CASES: usize = 100;
+
+fn random<const N: usize>(rng: &mut StdRng, lo: i16, hi: i16) -> [i16; N] {
+    core::array::from_fn(|_| rng.gen_range(lo..=hi))
+}
+
+fn modq(x: i64) -> i64 {
+    x.rem_euclid(i64::from(Q))
+}
+
+/// The negacyclic product a b mod (x^n + 1, q), schoolbook.
+fn schoolbook(a: &[i16], b: &[i16]) -> Vec<i64> {
+    let n = a.len();
+    let mut r = vec![0i64; n];
+    for i in 0..n {
+        for j in 0..n {
+            let p = i64::from(a[i]) * i64::from(b[j]);
+            if i + j < n {
+                r[i + j] += p;
+            } else {
+                r[i + j - n] -= p;
+            }
+        }
+    }
+    r.into_iter().map(modq).collect()
+}
+
+fn portable_is_the_transform<const N: usize>() {
+    let mut rng = StdRng::seed_from_u64(0xfa1c_0000 + N as u64);
+    for case in 0..4 {
+        let a: [i16; N] = match case {
+            0 => [Q; N],
+            1 => [-Q; N],
+            _ => random(&mut rng, -Q, Q),
+        };
+        let b: [i16; N] = random(&mut rng, 0, Q - 1);
+        // The NTT: the values of mq_NTT (pqlab_arith::falcon::ntt), in this module's order.
+        let mut x = a;
+        Portable::ntt(&mut x);
+        assert!(x.iter().all(|&v| (0..Q).contains(&v)), "n = {N}: range");
+        let mut want: Vec<u16> = a.iter().map(|&v| modq(i64::from(v)) as u16).collect();
+        fq::ntt(&mut want);
+        let mut got = x;
+        transpose_blocks(&mut got);
+        for k in 0..N {
+            assert_eq!(i32::from(got[k]), i32::from(want[k]), "n = {N}, ntt {k}");
+        }
+        // The product through the NTT domain.
+        let mut y = b;
+        Portable::ntt(&mut y);
+        Portable::pointwise(&mut x, &y);
+        assert!(x.iter().all(|&v| v.abs() < Q));
+        Portable::intt_mont(&mut x);
+        assert!(x.iter().all(|&v| v.abs() < Q));
+        let want = schoolbook(&a, &b);
+        for k in 0..N {
+            assert_eq!(modq(i64::from(x[k])), want[k], "n = {N}, product {k}");
+        }
+    }
+}
+
+#[test]
+fn portable_ntt_matches_the_reference_transform_and_multiplies() {
+    portable_is_the_transform::<512>();
+    portable_is_the_transform::<1024>();
+}
+
+/// The squared norm with exact integers, saturated as the contract says.
+fn norm_exact(c: &[u16], t: &[i16], s2: &[i16]) -> u32 {
+    let q = i64::from(Q);
+    let mut s = 0i64;
+    for i in 0..c.len() {
+        let mut d = modq(i64::from(c[i]) - i64::from(t[i]));
+        if d > (q - 1) / 2 {
+            d -= q;
+        }
+        s += d * d + i64::from(s2[i]) * i64::from(s2[i]);
+    }
+    if s >= 1 << 31 { u32::MAX } else { s as u32 }
+}
+
+fn check_n<B: Ops, const N: usize>(rng: &mut StdRng, case: usize) {
+    let name = format!("{:?} n = {N} case {case}", B::BACKEND);
+    // Forward: |a_i| <= q, extremes first.
+    let f: [i16; N] = match case {
+        0 => [Q; N],
+        1 => [-Q; N],
+        2 => core::array::from_fn(|i| if i % 3 == 0 { Q } else { -Q }),
+        _ => random(rng, -Q, Q),
+    };
+    let (mut a, mut b) = (f, f);
+    B::ntt(&mut a);
+    Portable::ntt(&mut b);
+    assert_eq!(a, b, "{name}: ntt");
+    // Pointwise: inputs in [0, q).
+    let g: [i16; N] = match case {
+        0 => [Q - 1; N],
+        _ => random(rng, 0, Q - 1),
+    };
+    let (mut x, mut y) = (b, b);
+    B::pointwise(&mut x, &g);
+    Portable::pointwise(&mut y, &g);
+    assert_eq!(x, y, "{name}: pointwise");
+    // Inverse: |a_i| < q.
+    let f: [i16; N] = match case {
+        0 => [Q - 1; N],
+        1 => [-Q + 1; N],
+        2 => core::array::from_fn(|i| if i % 5 == 0 { Q - 1 } else { 1 - Q }),
+        _ => random(rng, -Q + 1, Q - 1),
+    };
+    let (mut a, mut b) = (f, f);
+    B::intt_mont(&mut a);
+    Portable::intt_mont(&mut b);
+    assert_eq!(a, b, "{name}: intt_mont");
+    // Norm: c in [0, q), |t| < q, |s2| < q; small s2 (real signatures) or any, saturating.
+    let c: [u16; N] = core::array::from_fn(|_| rng.gen_range(0..Q as u16));
+    let t: [i16; N] = random(rng, -Q + 1, Q - 1);
+    let s2: [i16; N] = match case % 3 {
+        0 => random(rng, -Q + 1, Q - 1),
+        1 => random(rng, -2047, 2047),
+        _ => random(rng, -200, 200),
+    };
+    // Make t close to c for some cases so that s1 is short and the sum stays below 2^31.
+    let t = if case.is_multiple_of(2) {
+        core::array::from_fn(|i| {
+            let d: i16 = rng.gen_range(-300..=300);
+            let v = c[i] as i16 - d;
+            if v >= Q { v - Q } else { v }
+        })
+    } else {
+        t
+    };
+    let want = norm_exact(&c, &t, &s2);
+    assert_eq!(Portable::norm(&c, &t, &s2), want, "{name}: portable norm");
+    assert_eq!(B::norm(&c, &t, &s2), want, "{name}: norm");
+}
+
+/// Checks every kernel of `B` against [`Portable`]; returns the number of cases run.
+fn check<B: Ops>() -> usize {
+    let mut rng = StdRng::seed_from_u64(0xfa1c_0100 + B::BACKEND as u64);
+    let mut cases = 0;
+    for case in 0..CASES {
+        check_n::<B, 512>(&mut rng, case);
+        check_n::<B, 1024>(&mut rng, case);
+        cases += 1;
+    }
+    cases
+}
+
+#[test]
+fn norm_saturates_and_is_exact_below_2_pow_31() {
+    // Every coefficient of s1 and s2 at its largest: the sum passes 2^31.
+    let c = [6144u16; 1024];
+    let t = [0i16; 1024];
+    let s2 = [Q - 1; 1024];
+    assert_eq!(Portable::norm(&c, &t, &s2), u32::MAX);
+    // Just below 2^31: 56 coefficients 6144 and 3 * 1024 * 4 from s2 = 2.
+    let c: [u16; 1024] = core::array::from_fn(|i| if i < 56 { 6144 } else { 0 });
+    assert_eq!(Portable::norm(&c, &t, &[2; 1024]), 56 * 6144 * 6144 + 4096);
+    // (56 * 6144^2 + 4096 < 2^31 < 57 * 6144^2.)
+    let c: [u16; 1024] = core::array::from_fn(|i| if i < 57 { 6144 } else { 0 });
+    assert_eq!(Portable::norm(&c, &t, &[0; 1024]), u32::MAX);
+    // 6145 is centred to -6144, 12288 to -1; t is subtracted.
+    let c: [u16; 512] = core::array::from_fn(|i| if i < 30 { [6145, 12288, 5][i % 3] } else { 0 });
+    let t: [i16; 512] = core::array::from_fn(|i| if i < 30 { [0, 0, -3][i % 3] } else { 0 });
+    let want = 10 * 6144 * 6144 + 10 + 10 * 64 + 512;
+    assert_eq!(Portable::norm(&c, &t, &[1; 512]), want);
+}
+
+#[test]
+fn simd_back_ends_match_portable_kernel_by_kernel() {
+    assert_eq!(check::<Portable>(), CASES);
+    let mut ran = vec!["portable"];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use pqlab_backend::Backend;
+        if Backend::Avx2.is_available() {
+            assert_eq!(check::<super::avx2::Avx2>(), CASES);
+            ran.push("avx2");
+        }
+        if Backend::Avx512.is_available() {
+            assert_eq!(check::<super::avx512::Avx512>(), CASES);
+            ran.push("avx512");
+        }
+    }
+    println!(
+        "Falcon NTT kernels checked against portable ({CASES} cases, n = 512 and 1024) under: {}",
+        ran.join(", ")
+    );
+    // Tests must be able to fail: a CPU with the features must have run their cases.
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
+        {
+            assert!(
+                ran.contains(&"avx2"),
+                "the CPU has AVX2 but no AVX2 case ran"
+            );
+        }
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512dq")
+        {
+            assert!(
+                ran.contains(&"avx512"),
+                "the CPU has AVX-512 but no AVX-512 case ran"
+            );
+        }
+    }
+}
