@@ -31,12 +31,11 @@ pub fn generate_from_seed<const N: usize>(
     let mut sh = pqlab_keccak::Shake256::new();
     sh.absorb(seed);
     let mut rng = sh.finalize();
-    match strategy {
-        Strategy::Montgomery => crate::keygen::ntru_gen_with::<N, Mont32>(&mut rng),
-        Strategy::Barrett => crate::keygen::ntru_gen_with::<N, BarrettP>(&mut rng),
-        Strategy::K2Red => crate::keygen::ntru_gen_with::<N, KRedSolver>(&mut rng),
-        Strategy::PlainRem => crate::keygen::ntru_gen_with::<N, RemP>(&mut rng),
-    }
+    pqlab_arith::with_strategy!(
+        strategy,
+        [Mont32, BarrettP, KRedSolver, RemP],
+        M => crate::keygen::ntru_gen_with::<N, M>(&mut rng)
+    )
 }
 
 /// [`VerifyingKey::verify`] (Falcon spec, Algorithm 16: Verify) with every NTT and inverse

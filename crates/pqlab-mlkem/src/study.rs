@@ -62,27 +62,11 @@ impl<S: Reduction> Ops for Study<S> {
     }
 }
 
-/// Runs `$body` with `$S` naming the study kernels of strategy `$s`.
+/// Runs `$body` with `$S` naming the study kernels of strategy `$s`
+/// ([`pqlab_arith::with_strategy`] over this crate's study kernels).
 macro_rules! with_strategy {
     ($s:expr, $S:ident => $body:expr) => {
-        match $s {
-            Strategy::Montgomery => {
-                type $S = Study<Mont>;
-                $body
-            }
-            Strategy::Barrett => {
-                type $S = Study<Bar>;
-                $body
-            }
-            Strategy::K2Red => {
-                type $S = Study<K2>;
-                $body
-            }
-            Strategy::PlainRem => {
-                type $S = Study<Rem>;
-                $body
-            }
-        }
+        pqlab_arith::with_strategy!($s, [Study<Mont>, Study<Bar>, Study<K2>, Study<Rem>], $S => $body)
     };
 }
 

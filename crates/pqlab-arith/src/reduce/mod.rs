@@ -237,5 +237,32 @@ pub const Q_MLKEM: i64 = 3329;
 /// The Falcon modulus q = 12289 = 3 * 2^12 + 1.
 pub const Q_FALCON: i64 = 12289;
 
+/// Runs `$body` with the type `$S` set to the one of `[montgomery, barrett, k2red, rem]`
+/// that stands for strategy `$s`: the one strategy switch of the reduction study, for the
+/// schemes' study instantiations (each names its kernel types for the four strategies).
+#[macro_export]
+macro_rules! with_strategy {
+    ($s:expr, [$mont:ty, $bar:ty, $k2:ty, $rem:ty], $S:ident => $body:expr) => {
+        match $s {
+            $crate::reduce::Strategy::Montgomery => {
+                type $S = $mont;
+                $body
+            }
+            $crate::reduce::Strategy::Barrett => {
+                type $S = $bar;
+                $body
+            }
+            $crate::reduce::Strategy::K2Red => {
+                type $S = $k2;
+                $body
+            }
+            $crate::reduce::Strategy::PlainRem => {
+                type $S = $rem;
+                $body
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests;
