@@ -47,7 +47,10 @@ fn run_verify<const N: usize>(file: &str, logn: u8) {
         ran += 1;
     }
     assert_eq!(ran, 100);
-    println!("{file}: {ran} signatures verified");
+    println!(
+        "{file}: {ran} signatures verified on back end {}",
+        pqlab_backend::selected().name()
+    );
 }
 
 #[test]
