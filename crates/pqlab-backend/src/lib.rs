@@ -21,6 +21,7 @@
 extern crate std;
 
 use core::fmt;
+#[cfg(feature = "std")]
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// One implementation of the vector kernels.
@@ -59,6 +60,7 @@ impl Backend {
         available_mask() & (1 << self as u8) != 0
     }
 
+    #[cfg(feature = "std")]
     const fn from_u8(v: u8) -> Backend {
         match v {
             1 => Backend::Avx2,
@@ -100,11 +102,23 @@ impl fmt::Display for BackendError {
 impl std::error::Error for BackendError {}
 
 /// Bit i set: back end i available. 0: not detected yet (portable is always available).
+/// Only with `std`: a `no_std` build has no state at all (no `.data` or `.bss`, which bare-metal
+/// firmware without a runtime cannot initialise).
+#[cfg(feature = "std")]
 static AVAILABLE: AtomicU8 = AtomicU8::new(0);
 /// The selected back end, or [`UNSET`].
+#[cfg(feature = "std")]
 static SELECTED: AtomicU8 = AtomicU8::new(UNSET);
+#[cfg(feature = "std")]
 const UNSET: u8 = 0xff;
 
+/// Without `std`: only the portable back end.
+#[cfg(not(feature = "std"))]
+fn available_mask() -> u8 {
+    1
+}
+
+#[cfg(feature = "std")]
 fn available_mask() -> u8 {
     let m = AVAILABLE.load(Ordering::Relaxed);
     if m != 0 {
@@ -134,7 +148,7 @@ fn detect() -> u8 {
     m
 }
 
-#[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+#[cfg(all(feature = "std", not(target_arch = "x86_64")))]
 fn detect() -> u8 {
     1
 }
@@ -175,6 +189,7 @@ pub fn from_env() -> Result<Option<Backend>, BackendError> {
 /// (an unknown or unavailable name is ignored here; [`from_env`] reports it), else
 /// [`best_available`]. Cached: one atomic load. The first call of a process reads the
 /// environment (which allocates when `PQLAB_BACKEND` is set); every later call is a load.
+#[cfg(feature = "std")]
 #[inline]
 pub fn selected() -> Backend {
     let v = SELECTED.load(Ordering::Relaxed);
@@ -189,9 +204,18 @@ pub fn selected() -> Backend {
     b
 }
 
+/// Without `std`: always the portable back end (nothing is detected or stored).
+#[cfg(not(feature = "std"))]
+#[inline]
+pub fn selected() -> Backend {
+    Backend::Portable
+}
+
 /// Forces the back end of every later public call, process-wide (`None`: back to the
 /// automatic choice of [`selected`]). For tests and benchmarks; results never depend on the
-/// back end, only speed does.
+/// back end, only speed does. Without `std` only the portable back end can be forced (it is
+/// the only one).
+#[cfg(feature = "std")]
 pub fn force(backend: Option<Backend>) -> Result<(), BackendError> {
     match backend {
         Some(b) if !b.is_available() => Err(BackendError::Unavailable(b)),
@@ -206,8 +230,25 @@ pub fn force(backend: Option<Backend>) -> Result<(), BackendError> {
     }
 }
 
+/// [`force`] without `std`: accepts the portable back end (or `None`), which is always the one.
+#[cfg(not(feature = "std"))]
+pub fn force(backend: Option<Backend>) -> Result<(), BackendError> {
+    match backend {
+        Some(b) if !b.is_available() => Err(BackendError::Unavailable(b)),
+        _ => Ok(()),
+    }
+}
+
+/// [`with_forced`] without `std`: runs `f` if `backend` is the portable one.
+#[cfg(not(feature = "std"))]
+pub fn with_forced<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, BackendError> {
+    force(Some(backend))?;
+    Ok(f())
+}
+
 /// Runs `f` with `backend` forced, then restores the previous choice (also when `f` returns
 /// early with an error). Process-wide, like [`force`].
+#[cfg(feature = "std")]
 pub fn with_forced<R>(backend: Backend, f: impl FnOnce() -> R) -> Result<R, BackendError> {
     let before = SELECTED.load(Ordering::Relaxed);
     force(Some(backend))?;
