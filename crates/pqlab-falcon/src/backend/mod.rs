@@ -230,27 +230,19 @@ pub(crate) trait Ops {
     fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32;
 }
 
-/// Runs `$body` with the type `$B` naming the kernels of the back end selected for this call
-/// (`pqlab_backend::selected()`, read once).
+/// Runs `$body` with the type `$B` naming this crate's kernels of the back end selected for
+/// this call ([`pqlab_backend::dispatch`] with the kernel types of this crate).
 macro_rules! dispatch {
-    ($B:ident => $body:expr) => {{
-        match pqlab_backend::selected() {
-            #[cfg(target_arch = "x86_64")]
-            pqlab_backend::Backend::Avx512 => {
-                type $B = $crate::backend::avx512::Avx512;
-                $body
-            }
-            #[cfg(target_arch = "x86_64")]
-            pqlab_backend::Backend::Avx2 => {
-                type $B = $crate::backend::avx2::Avx2;
-                $body
-            }
-            _ => {
-                type $B = $crate::backend::portable::Portable;
-                $body
-            }
-        }
-    }};
+    ($($rest:tt)*) => {
+        pqlab_backend::dispatch!(
+            kernels: [
+                $crate::backend::portable::Portable,
+                $crate::backend::avx2::Avx2,
+                $crate::backend::avx512::Avx512
+            ],
+            $($rest)*
+        )
+    };
 }
 pub(crate) use dispatch;
 
