@@ -15,6 +15,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod alloc;
+pub mod backends;
 pub mod drbg;
 pub mod rng;
 pub mod vectors;

@@ -4,7 +4,7 @@
 //! return the same bits. A back end the CPU lacks is skipped and said so; a CPU with the
 //! features of a back end must have run its checks.
 
-use std::{format, println, vec, vec::Vec};
+use std::{format, vec, vec::Vec};
 
 use pqlab_arith::falcon as fq;
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -183,45 +183,9 @@ fn norm_saturates_and_is_exact_below_2_pow_31() {
 
 #[test]
 fn simd_back_ends_match_portable_kernel_by_kernel() {
-    assert_eq!(check::<Portable>(), CASES);
-    let mut ran = vec!["portable"];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use pqlab_backend::Backend;
-        if Backend::Avx2.is_available() {
-            assert_eq!(check::<super::avx2::Avx2>(), CASES);
-            ran.push("avx2");
-        }
-        if Backend::Avx512.is_available() {
-            assert_eq!(check::<super::avx512::Avx512>(), CASES);
-            ran.push("avx512");
-        }
-    }
-    println!(
-        "Falcon NTT kernels checked against portable ({CASES} cases, n = 512 and 1024) under: {}",
-        ran.join(", ")
+    pqlab_testutil::backends::each_available(
+        "Falcon NTT kernels (n = 512 and 1024)",
+        CASES,
+        |b| super::dispatch!(on b, B => check::<B>()),
     );
-    // Tests must be able to fail: a CPU with the features must have run their cases.
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("popcnt")
-        {
-            assert!(
-                ran.contains(&"avx2"),
-                "the CPU has AVX2 but no AVX2 case ran"
-            );
-        }
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512dq")
-        {
-            assert!(
-                ran.contains(&"avx512"),
-                "the CPU has AVX-512 but no AVX-512 case ran"
-            );
-        }
-    }
 }

@@ -3,7 +3,7 @@
 //! the others congruent mod q and within the contract's bound. A back end the CPU lacks is
 //! skipped and said so; under `CI=true` a CPU with AVX2 must have run the AVX2 checks.
 
-use std::{format, println, vec, vec::Vec};
+use std::{format, vec::Vec};
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -162,31 +162,9 @@ fn check<B: Ops>() -> usize {
 
 #[test]
 fn simd_back_ends_match_portable_kernel_by_kernel() {
-    assert_eq!(check::<Portable>(), CASES);
-    let mut ran = vec!["portable"];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use pqlab_backend::Backend;
-        if Backend::Avx2.is_available() {
-            assert_eq!(check::<super::avx2::Avx2>(), CASES);
-            ran.push("avx2");
-        }
-        if Backend::Avx512.is_available() {
-            assert_eq!(check::<super::avx512::Avx512>(), CASES);
-            ran.push("avx512");
-        }
-    }
-    println!(
-        "ML-KEM kernels checked against portable under: {}",
-        ran.join(", ")
+    pqlab_testutil::backends::each_available(
+        "ML-KEM kernels",
+        CASES,
+        |b| super::dispatch!(on b, B => check::<B>()),
     );
-    if std::env::var("CI").is_ok_and(|v| v == "true")
-        && cfg!(target_arch = "x86_64")
-        && std::is_x86_feature_detected!("avx2")
-    {
-        assert!(
-            ran.contains(&"avx2"),
-            "CI: the CPU has AVX2 but no AVX2 case ran"
-        );
-    }
 }
