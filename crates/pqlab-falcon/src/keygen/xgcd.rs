@@ -234,19 +234,8 @@ fn into_range(x: &mut [u32], y: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::super::zint::mul_small;
+    use super::super::zint::tests::from_i128;
     use super::*;
-
-    fn from_i128(v: i128, len: usize) -> [u32; 8] {
-        let mut x = [0u32; 8];
-        for (i, w) in x.iter_mut().enumerate().take(len) {
-            *w = if i < 4 {
-                (v >> (32 * i)) as u32
-            } else {
-                (v >> 127) as u32
-            };
-        }
-        x
-    }
 
     #[test]
     fn bezout_small() {

@@ -454,10 +454,12 @@ pub(crate) fn add_in_place(x: &mut [u32], y: &[u32]) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn from_i128(v: i128, len: usize) -> [u32; 8] {
+    /// The first `len` (at most 8) two's-complement words of v, little-endian (shared with the
+    /// extended GCD's tests).
+    pub(crate) fn from_i128(v: i128, len: usize) -> [u32; 8] {
         let mut x = [0u32; 8];
         for (i, w) in x.iter_mut().enumerate().take(len) {
             *w = if i < 4 {

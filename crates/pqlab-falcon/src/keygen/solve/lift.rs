@@ -28,10 +28,7 @@ pub(super) fn lift<'a, M: SolverMul>(
     let w = words_for(bits);
     let wo = w.max(words_for(min_bits));
     if wo > MAX_WORDS {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     let np = primes_for_words(w);
     let mut da = Arena { buf: dst };
@@ -96,8 +93,7 @@ pub(super) fn lift<'a, M: SolverMul>(
         zint::copy_resize(&mut Go[i * wo..(i + 1) * wo], x)
     });
     if !rebuilt {
-        fail!();
-        return None;
+        fail!(None);
     }
     Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
 }

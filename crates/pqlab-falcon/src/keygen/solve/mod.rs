@@ -41,12 +41,13 @@
 //!   reference schedules it;
 //! * [`shallow`]: depths 1 and 0, lift and reduction as the reference computes them there.
 
-/// Reports where a rejection came from (tests only).
+/// Rejects: returns `$ret` (`false` or `None`), reporting the line in tests.
 macro_rules! fail {
-    () => {
+    ($ret:expr) => {{
         #[cfg(test)]
         std::eprintln!("ntrusolve reject at line {}", line!());
-    };
+        return $ret;
+    }};
 }
 
 mod lift;
@@ -117,6 +118,13 @@ struct Poly<'a> {
 }
 
 impl<'a> Poly<'a> {
+    /// The two polynomials (F, G) of n coefficients of w words held at the start of `buf`,
+    /// F first.
+    fn pair(buf: &'a mut [u32], n: usize, w: usize) -> (Self, Self) {
+        let (f, g) = buf[..2 * n * w].split_at_mut(n * w);
+        (Poly { d: f, n, w }, Poly { d: g, n, w })
+    }
+
     fn c(&self, i: usize) -> &[u32] {
         &self.d[i * self.w..(i + 1) * self.w]
     }
@@ -142,10 +150,7 @@ struct Arena<'a> {
 impl<'a> Arena<'a> {
     fn take(&mut self, n: usize) -> Option<&'a mut [u32]> {
         if n > self.buf.len() {
-            {
-                fail!();
-                return None;
-            }
+            fail!(None);
         }
         let buf = core::mem::take(&mut self.buf);
         let (a, b) = buf.split_at_mut(n);
@@ -188,10 +193,7 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     let mut levels_f: [Option<Poly<'_>>; 11] = Default::default();
     let mut levels_g: [Option<Poly<'_>>; 11] = Default::default();
     let (Some(fd), Some(gd)) = (fg_arena.take(n), fg_arena.take(n)) else {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     };
     for i in 0..n {
         fd[i] = i32::from(f[i]) as u32;
@@ -203,26 +205,16 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     for d in 0..logn as usize {
         let lg = logn - d as u32;
         let (Some(fp), Some(gp)) = (&levels_f[d], &levels_g[d]) else {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         };
         let Some(nf) = field_norm::<M>(fp, lg, &mut fg_arena, scratch) else {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         };
         let Some(ng) = field_norm::<M>(gp, lg, &mut fg_arena, scratch) else {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         };
         if !fits(&nf, MAX_BL_SMALL[d + 1]) || !fits(&ng, MAX_BL_SMALL[d + 1]) {
-            fail!();
-            return false;
+            fail!(false);
         }
         levels_f[d + 1] = Some(nf);
         levels_g[d + 1] = Some(ng);
@@ -230,10 +222,7 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     // Deepest level: the extended GCD of the resultants; (F, G) then live in pa with
     // (n, w) = cur.
     let (Some(fl), Some(gl)) = (&levels_f[logn as usize], &levels_g[logn as usize]) else {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     };
     let mut cur = match deepest(fl, gl, pa, scratch) {
         Some((dF, dG))
@@ -247,50 +236,25 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     for d in (2..logn as usize).rev() {
         let lg = logn - d as u32;
         let (Some(fp), Some(gp)) = (&levels_f[d], &levels_g[d]) else {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         };
         let (cn, cw) = cur;
-        let (Fc, Gc) = pa[..2 * cn * cw].split_at_mut(cn * cw);
-        let (Fc, Gc) = (
-            Poly {
-                d: Fc,
-                n: cn,
-                w: cw,
-            },
-            Poly {
-                d: Gc,
-                n: cn,
-                w: cw,
-            },
-        );
+        let (Fc, Gc) = Poly::pair(pa, cn, cw);
         let Some((mut nF, mut nG)) =
             lift::<M>(&Fc, &Gc, fp, gp, lg, 31 * MAX_BL_LARGE[d], pb, scratch)
         else {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         };
         if !fits(&nF, MAX_BL_LARGE[d]) || !fits(&nG, MAX_BL_LARGE[d]) {
-            fail!();
-            return false;
+            fail!(false);
         }
         if !reduce_as_reference::<M>(&mut nF, &mut nG, fp, gp, lg, d, scratch) {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         }
         let nn = nF.n;
         let w2 = words_for(nF.bitlen().max(nG.bitlen()));
         if 2 * nn * w2 > pa.len() {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         }
         for i in 0..nn {
             // Cannot fail: w2 words hold every coefficient.
@@ -301,25 +265,10 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     }
     // Depth 1, as the reference: one floating-point round-off.
     let (Some(f1), Some(g1)) = (&levels_f[1], &levels_g[1]) else {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     };
     let (cn, cw) = cur;
-    let (Fc, Gc) = pa[..2 * cn * cw].split_at_mut(cn * cw);
-    let (Fc, Gc) = (
-        Poly {
-            d: Fc,
-            n: cn,
-            w: cw,
-        },
-        Poly {
-            d: Gc,
-            n: cn,
-            w: cw,
-        },
-    );
+    let (Fc, Gc) = Poly::pair(pa, cn, cw);
     let mut F1 = [0i32; 512];
     let mut G1 = [0i32; 512];
     let hn = n >> 1;
@@ -334,10 +283,7 @@ pub(crate) fn solve_ntru<M: SolverMul>(
         &mut F1[..hn],
         &mut G1[..hn],
     ) {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     }
     // Depth 0, as the reference: the round-off modulo the first prime.
     depth0::<M>(&F1[..hn], &G1[..hn], f, g, logn, scratch, F, G)

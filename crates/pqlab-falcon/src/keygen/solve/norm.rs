@@ -21,10 +21,7 @@ pub(super) fn field_norm<'a, M: SolverMul>(
     let hn = n >> 1;
     let w = words_for(2 * f.bitlen() + logn + 1);
     if w > MAX_WORDS {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     let np = primes_for_words(w);
     let out = arena.take(hn * w)?;
@@ -64,8 +61,7 @@ pub(super) fn field_norm<'a, M: SolverMul>(
     if !zint::crt_batch(rns, hn, np, crt_tmp, |v, x| {
         zint::copy_resize(&mut out[v * w..(v + 1) * w], x)
     }) {
-        fail!();
-        return None;
+        fail!(None);
     }
     Some(Poly { d: out, n: hn, w })
 }
@@ -83,20 +79,14 @@ pub(super) fn deepest<'a>(
     let w = f.w.max(g.w);
     // The resultants are positive and odd (the sampler makes the sums of coefficients odd).
     if zint::is_neg(f.c(0)) || zint::is_neg(g.c(0)) || f.c(0)[0] & 1 == 0 || g.c(0)[0] & 1 == 0 {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     let mut sa = Arena { buf: scratch };
     let x = sa.take(w)?;
     let y = sa.take(w)?;
     let tmp = sa.take(4 * (w + 1))?;
     if !zint::copy_resize(x, f.c(0)) || !zint::copy_resize(y, g.c(0)) {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     // One extra word for the factor q and the sign.
     let wo = w + 1;
@@ -106,16 +96,10 @@ pub(super) fn deepest<'a>(
     Fd.fill(0);
     Gd.fill(0);
     if !super::super::xgcd::bezout(&mut Gd[..w], &mut Fd[..w], x, y, tmp) {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     if zint::mul_small(Fd, crate::params::Q) != 0 || zint::mul_small(Gd, crate::params::Q) != 0 {
-        {
-            fail!();
-            return None;
-        }
+        fail!(None);
     }
     Some((Poly { d: Fd, n: 1, w: wo }, Poly { d: Gd, n: 1, w: wo }))
 }

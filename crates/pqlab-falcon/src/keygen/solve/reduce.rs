@@ -82,8 +82,7 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         match fg_to_ntt::<M>(f, g, logn, scratch) {
             Some(x) => x,
             None => {
-                fail!();
-                return false;
+                fail!(false);
             }
         }
     } else {
@@ -114,15 +113,13 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         ifft(rt2, logn);
         let dc = scale_k - scale_big + scale_fg;
         if !(-1000..=1000).contains(&dc) {
-            fail!();
-            return false;
+            fail!(false);
         }
         let pdc = Fpr::pow2(-dc);
         for i in 0..n {
             let xv = rt2[i].mul(pdc);
             if !lim.neg().lt(xv) || !xv.lt(lim) {
-                fail!();
-                return false;
+                fail!(false);
             }
             // In (-(2^31 - 1), 2^31 - 1) (checked above).
             k[i] = xv.rint() as i32;
@@ -131,8 +128,7 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         let wlim = words_for(31 * fglen as u32);
         if by_ntt {
             if !sub_mul_ntt::<M>(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
-                fail!();
-                return false;
+                fail!(false);
             }
         } else {
             sub_mul_negacyclic(F, f, &k[..n], scale_k as u32, wlim);

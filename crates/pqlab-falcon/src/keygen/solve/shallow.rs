@@ -33,18 +33,13 @@ pub(super) fn depth1<M: SolverMul>(
 ) -> bool {
     let n = 1usize << logn;
     let Some((uF, uG)) = lift::<M>(Fc, Gc, f1, g1, logn, 0, dst, scratch) else {
-        fail!();
-        return false;
+        fail!(false);
     };
     if !fits(&uF, MAX_BL_LARGE[1]) || !fits(&uG, MAX_BL_LARGE[1]) {
-        fail!();
-        return false;
+        fail!(false);
     }
     if uF.bitlen().max(uG.bitlen()) > 52 || f1.bitlen().max(g1.bitlen()) > 52 {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     }
     let mut rt1 = [Fpr::ZERO; 512];
     let mut rt2 = [Fpr::ZERO; 512];
@@ -77,10 +72,7 @@ pub(super) fn depth1<M: SolverMul>(
     let lim = Fpr::pow2(63);
     for z in rt5.iter_mut() {
         if !z.lt(lim) || !lim.neg().lt(*z) {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         }
         *z = Fpr::of(z.rint());
     }
@@ -133,10 +125,7 @@ pub(super) fn depth0<M: SolverMul>(
         sa.take(n),
         sa.take(n),
     ) else {
-        {
-            fail!();
-            return false;
-        }
+        fail!(false);
     };
     let tw = Twiddles::<M>::new(0, logn, twb);
     let m = tw.m;
@@ -199,10 +188,7 @@ pub(super) fn depth0<M: SolverMul>(
     let q = crate::params::Q;
     for i in 0..n {
         if m.sub(m.mul(ft[i], Gn[i]), m.mul(gt[i], Fn[i])) != q {
-            {
-                fail!();
-                return false;
-            }
+            fail!(false);
         }
     }
     tw.intt(Fn);
