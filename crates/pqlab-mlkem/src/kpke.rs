@@ -132,13 +132,11 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     etas[..k].fill(P::ETA1);
     let mut ye = [Poly::ZERO; 2 * MAX_K + 1];
     sample_poly_cbd_prf::<B>(r, 0, &etas[..2 * k + 1], &mut ye[..2 * k + 1]);
-    let mut y_hat = [Poly::ZERO; MAX_K];
-    let mut e1 = [Poly::ZERO; MAX_K];
-    y_hat[..k].copy_from_slice(&ye[..k]);
-    e1[..k].copy_from_slice(&ye[k..2 * k]);
-    let mut e2 = ye[2 * k];
-    ye.zeroize();
-    for y in y_hat.iter_mut().take(P::K) {
+    // y, e1 and e2 stay where they were sampled (y transformed in place).
+    let (y_hat, rest) = ye.split_at_mut(k);
+    let (e1, rest) = rest.split_at_mut(k);
+    let e2 = &rest[0];
+    for y in y_hat.iter_mut() {
         y.ntt::<B>();
     }
 
@@ -147,7 +145,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     // u = NTT^-1(A_hat^T o y_hat) + e1; c1 = ByteEncode_du(Compress_du(u))
     for (i, chunk) in c1.chunks_exact_mut(32 * du as usize).enumerate().take(P::K) {
         let column = (0..P::K).map(|r| &ek.row(r)[i]);
-        let mut u = inner_product_ntt::<B>(column, &y_hat[..P::K]);
+        let mut u = inner_product_ntt::<B>(column, y_hat);
         u.inv_ntt_to_mont::<B>();
         u.add_assign(&e1[i]);
         u.freeze::<B>();
@@ -156,9 +154,9 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     }
 
     // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v))
-    let mut v = inner_product_ntt::<B>(ek.t_hat.as_ref().iter(), &y_hat[..P::K]);
+    let mut v = inner_product_ntt::<B>(ek.t_hat.as_ref().iter(), y_hat);
     v.inv_ntt_to_mont::<B>();
-    v.add_assign(&e2);
+    v.add_assign(e2);
     // mu = Decompress_1(ByteDecode_1(m))
     let mut mu = Poly::ZERO;
     B::decode_decompress(1, m, &mut mu.0);
@@ -166,9 +164,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     v.freeze::<B>();
     B::compress_encode(P::DV, &v.0, c2);
 
-    y_hat.zeroize();
-    e1.zeroize();
-    e2.zeroize();
+    ye.zeroize();
     mu.zeroize();
     v.zeroize();
 }
@@ -179,8 +175,12 @@ pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8;
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;
     // u' = Decompress_du(ByteDecode_du(c1)), then NTT(u')
-    let mut u_hat = [Poly::ZERO; MAX_K];
-    for (u, chunk) in u_hat.iter_mut().zip(c1.chunks_exact(32 * du as usize)) {
+    let mut u_hat = P::VecK::ZERO;
+    for (u, chunk) in u_hat
+        .as_mut()
+        .iter_mut()
+        .zip(c1.chunks_exact(32 * du as usize))
+    {
         B::decode_decompress(du, chunk, &mut u.0);
         u.ntt::<B>();
     }
@@ -189,7 +189,7 @@ pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8;
     B::decode_decompress(P::DV, c2, &mut v.0);
 
     // w = v' - NTT^-1(s_hat^T o NTT(u'))
-    let mut w = inner_product_ntt::<B>(s_hat.iter().take(P::K), &u_hat[..P::K]);
+    let mut w = inner_product_ntt::<B>(s_hat.iter().take(P::K), u_hat.as_ref());
     w.inv_ntt_to_mont::<B>();
     w.sub_from(&v);
     w.freeze::<B>();
