@@ -1,7 +1,8 @@
 //! The native back end of [`Fpr`]: Rust `f64` arithmetic, which is strict IEEE-754 binary64
 //! with round-to-nearest-even (no FMA contraction, no extended precision on x86-64 SSE2 and
-//! AArch64). Square root is computed with integers (`core` has no `f64::sqrt` without `std`),
-//! correctly rounded like the hardware instruction.
+//! AArch64). Reciprocal and square root use no division or square-root instruction (whose
+//! latency may depend on the operands): an `f64` Newton approximation on a fixed path, then an
+//! exact integer correction, so both are correctly rounded like the hardware instructions.
 
 /// A binary64 floating-point value (the reference implementation's `fpr`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -90,9 +91,11 @@ impl Fpr {
         Fpr::from_bits(recip_bits(self.to_bits()))
     }
 
-    /// The correctly rounded square root of a non-negative a (branch-free).
+    /// The correctly rounded square root of a non-negative a (bit-identical to the IEEE-754
+    /// square root; zero and subnormals give +0), in constant time: see `sqrt_bits`.
+    #[inline(always)]
     pub fn sqrt(self) -> Fpr {
-        Fpr::from_bits(crate::fpr_emu_sqrt::sqrt_bits(self.to_bits()))
+        Fpr::from_bits(sqrt_bits(self.to_bits()))
     }
 
     /// a rounded to the nearest integer, ties to even (|a| < 2^51).
@@ -178,9 +181,129 @@ pub(crate) fn recip_bits(b: u64) -> u64 {
     sign | (((2044 - e) << 52) + mant)
 }
 
+/// The bits of sqrt(x), correctly rounded to nearest, for the bits `b` of a non-negative x
+/// (zero and subnormals give +0), without a division or square-root instruction and without a
+/// branch or an index depending on x.
+///
+/// With x = m 2^(e - 1075), m in \[2^52, 2^53), p = (e - 1075) mod 2 and M = m 2^(52 + p):
+/// x = M 2^(e - 1127 - p), an even power of two, so sqrt(x) = sqrt(M) 2^((e - 1127 - p) / 2)
+/// with sqrt(M) in \[2^52, 2^53). The 53-bit result is R = round(sqrt(M)), characterized
+/// exactly by -R < M - R^2 <= R (a square root of an integer is never a half-integer, so there
+/// are no ties). R is computed in three steps: an approximation r0 from `f64` arithmetic (a
+/// quadratic seed of 1/sqrt on \[1, 2), relative error below 0.0036, and three Newton steps, so
+/// |r0 - sqrt(M)| is a few units); the exact remainder D = M - r0^2 (|D| < 2^60, so its value
+/// is the wrapping 64-bit difference); the step c = rint(D / (2 sqrt(M))), after which r0 + c is
+/// R or off by one, fixed by [`round_root`].
+#[inline(always)]
+pub(crate) fn sqrt_bits(b: u64) -> u64 {
+    const FRAC: u64 = (1 << 52) - 1;
+    const ONE: u64 = 0x3FF0_0000_0000_0000;
+    const SQRT2: u64 = 0x3FF6_A09E_667F_3BCD; // sqrt(2), rounded
+    const INV_SQRT2: u64 = 0x3FE6_A09E_667F_3BCD; // 1 / sqrt(2), rounded
+    const MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52
+    let e = (b >> 52) & 0x7ff;
+    let p = (e + 1) & 1;
+    let odd = 0u64.wrapping_sub(p);
+    let m = (b & FRAC) | (1 << 52);
+    // md = m / 2^52 in [1, 2); y ~ 1/sqrt(md); s = sqrt(md) (sqrt 2)^p ~ sqrt(M) / 2^52.
+    let md = f64::from_bits(ONE | (b & FRAC));
+    let mut y =
+        (0.144_964_748_552_869_75 * md - 0.722_236_566_244_751_2) * md + 1.573_680_746_050_896_1;
+    for _ in 0..3 {
+        y = y * (1.5 - 0.5 * md * y * y);
+    }
+    let k = f64::from_bits(ONE ^ ((ONE ^ SQRT2) & odd));
+    let kinv = f64::from_bits(ONE ^ ((ONE ^ INV_SQRT2) & odd));
+    let s = md * y * k;
+    let r0 = (s * (1u64 << 52) as f64) as i64;
+    let d = (m << (52 + p)).wrapping_sub((r0 as u64).wrapping_mul(r0 as u64)) as i64;
+    // D / (2 sqrt(M)) ~ D (y / k) 2^-53, rounded to an integer by the addition of 1.5 2^52.
+    let t = (d as f64) * (y * kinv) * (1.0 / (1u64 << 53) as f64) + MAGIC;
+    let c = (t.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64);
+    let r = round_root(m << (52 + p), r0 + c);
+    let out = (((e + 1021 - p) >> 1) << 52).wrapping_add(r as u64);
+    out & 0u64.wrapping_sub(u64::from(e != 0))
+}
+
+/// R = round(sqrt(M)) from an estimate r with |r - R| <= 1, given M mod 2^64 (M in
+/// \[2^104, 2^106)): the exact D = M - r^2 (|D| < 2^56, so the wrapping difference is exact),
+/// then one masked step up when D > r and one down when D <= -r, which leave -R < M - R^2 <= R.
+#[inline(always)]
+fn round_root(m_low: u64, r: i64) -> i64 {
+    let mut r = r;
+    let mut d = m_low.wrapping_sub((r as u64).wrapping_mul(r as u64)) as i64;
+    let up = (r - d) >> 63;
+    d -= (2 * r + 1) & up;
+    r -= up;
+    let down = (d + r - 1) >> 63;
+    r + down
+}
+
 #[cfg(test)]
 mod tests {
-    use super::recip_bits;
+    use super::{recip_bits, round_root, sqrt_bits};
+
+    #[test]
+    fn root_rounding_corrects_an_estimate_off_by_one() {
+        let mut s = 0x853c_49e6_748f_ea9bu64;
+        for _ in 0..200_000 {
+            // R in [2^52, 2^53) and M in [R^2 - R + 1, R^2 + R], whose rounded root is R.
+            let r = ((next(&mut s) >> 12) | (1 << 52)) as i64;
+            let off = (next(&mut s) % (2 * r as u64)) as i64 - r + 1;
+            let m = (i128::from(r) * i128::from(r) + i128::from(off)) as u128;
+            if m >> 104 == 0 {
+                continue;
+            }
+            for est in [r - 1, r, r + 1] {
+                assert_eq!(round_root(m as u64, est), r, "M = {m}, estimate {est}");
+            }
+        }
+    }
+
+    #[test]
+    fn square_root_is_the_correctly_rounded_one() {
+        extern crate std;
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut cases = 0u32;
+        let check = |b: u64| {
+            let x = f64::from_bits(b);
+            assert_eq!(
+                sqrt_bits(b),
+                x.sqrt().to_bits(),
+                "sqrt {x:e} (bits {b:#018x})"
+            );
+        };
+        for e in [1u64, 2, 3, 1022, 1023, 1024, 1025, 2045, 2046] {
+            for f in (0..64).chain(((1 << 52) - 64)..(1 << 52)) {
+                check((e << 52) | f);
+                cases += 1;
+            }
+        }
+        for _ in 0..2_000_000 {
+            let r = next(&mut s);
+            let e = 1 + (r >> 52) % 2046;
+            check((r & ((1 << 52) - 1)) | (e << 52));
+            cases += 1;
+        }
+        // Exact squares and their neighbours, and squares of half-integers (the closest cases
+        // to a rounding boundary): k^2 and k^2 + k for 53-bit k, as mantissas of both parities.
+        for _ in 0..200_000 {
+            let k = u128::from((next(&mut s) >> 11) | (1 << 52));
+            for v in [k * k, k * k + k, k * k + k + 1, k * k - 1] {
+                // v in [2^104, 2^106): the mantissa is v >> 53 or v >> 54 when exact.
+                for (sh, e) in [(52u32, 1023u64), (53, 1024)] {
+                    let m = (v >> sh) as u64;
+                    if m >> 52 == 1 {
+                        check((e << 52) | (m & ((1 << 52) - 1)));
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(sqrt_bits(0), 0);
+        assert_eq!(sqrt_bits(1), 0);
+        assert!(cases > 2_100_000, "{cases}");
+    }
 
     /// A xorshift generator (deterministic, no dependency).
     fn next(s: &mut u64) -> u64 {

@@ -74,6 +74,7 @@ mod ffsampling;
 mod fft;
 mod fft_table;
 pub mod fpr;
+#[cfg(feature = "fpr-emu")]
 mod fpr_emu_sqrt;
 mod hash;
 mod keygen;
