@@ -29,7 +29,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 pub enum Backend {
     /// Plain Rust, for every target (and the reference the others are tested against).
     Portable = 0,
-    /// x86-64 AVX2 (with BMI2 and POPCNT): 256-bit vectors, 4-way Keccak.
+    /// x86-64 AVX2 (with BMI1, BMI2, LZCNT and POPCNT): 256-bit vectors, 4-way Keccak.
     Avx2 = 1,
     /// x86-64 AVX-512 (F, BW, VL and DQ): 512-bit vectors, 8-way Keccak.
     Avx512 = 2,
@@ -133,7 +133,9 @@ fn available_mask() -> u8 {
 fn detect() -> u8 {
     let mut m = 1;
     if std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
         && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
         && std::is_x86_feature_detected!("popcnt")
     {
         m |= 1 << Backend::Avx2 as u8;

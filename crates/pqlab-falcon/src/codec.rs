@@ -150,7 +150,17 @@ pub(crate) fn compress(s: &[i16], out: &mut [u8]) -> Option<usize> {
 /// the sign and the 7 low bits, then the unary high part as the count of leading zeros. The
 /// errors are those of the bit-by-bit reading of the specification: a 16th zero of the unary
 /// part is out of range, running out of bits before it is truncation.
+///
+/// This is the portable instance; the x86 back ends compile the same body with BMI1, BMI2 and
+/// LZCNT (`lzcnt` and one-cycle variable shifts on the serial path from one coefficient to the
+/// next) through [`crate::backend::Ops::decompress`].
 pub(crate) fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), Error> {
+    decompress_inline(data, s)
+}
+
+/// The body of [`decompress`], inlined into each back end's instance.
+#[inline(always)]
+pub(crate) fn decompress_inline(data: &[u8], s: &mut [i16]) -> Result<(), Error> {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     const WHAT: &str = "signature";
     let mut acc: u64 = 0;

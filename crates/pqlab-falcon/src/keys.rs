@@ -164,7 +164,7 @@ impl<const N: usize> Signature<N> {
     pub fn from_compressed(nonce: &[u8; NONCE_LEN], comp: &[u8]) -> Result<Self, Error> {
         const { params::check_n(N) };
         let mut s2 = [0i16; N];
-        codec::decompress(comp, &mut s2)?;
+        backend::dispatch!(B => B::decompress(comp, &mut s2))?;
         Ok(Signature { nonce: *nonce, s2 })
     }
 

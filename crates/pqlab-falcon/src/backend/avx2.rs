@@ -24,8 +24,8 @@ use super::{
     reduce_after,
 };
 
-/// The AVX2 kernels. Only instantiated by `dispatch!` after `pqlab_backend` found AVX2, BMI2
-/// and POPCNT available.
+/// The AVX2 kernels. Only instantiated by `dispatch!` after `pqlab_backend` found AVX2, BMI1,
+/// BMI2, LZCNT and POPCNT available.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx2;
 
@@ -56,6 +56,17 @@ impl Ops for Avx2 {
         // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
         unsafe { norm(c, t, s2) }
     }
+
+    fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
+        // SAFETY: `Avx2` is only instantiated after AVX2, BMI1, BMI2 and LZCNT were detected.
+        unsafe { decompress(data, s) }
+    }
+}
+
+/// [`crate::codec::decompress`] compiled with BMI1, BMI2 and LZCNT.
+#[target_feature(enable = "bmi1,bmi2,lzcnt")]
+pub(super) fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
+    crate::codec::decompress_inline(data, s)
 }
 
 /// Coefficients 16 i to 16 i + 15 of `f`.

@@ -57,6 +57,12 @@ impl Ops for Avx512 {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
         unsafe { norm(c, t, s2) }
     }
+
+    fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
+        // SAFETY: `Avx512` is only instantiated after AVX-512 and the features of `Avx2`
+        // (BMI1, BMI2, LZCNT) were detected.
+        unsafe { super::avx2::decompress(data, s) }
+    }
 }
 
 /// Coefficients 32 i to 32 i + 31 of `f`.

@@ -228,6 +228,13 @@ pub(crate) trait Ops {
     /// reference's sum saturates exactly when it reaches 2^31). Inputs: c_i in \[0, q),
     /// |t_i| < q, |s2_i| < q.
     fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32;
+
+    /// Falcon spec v1.2, Algorithm 18: Decompress with every canonicality check
+    /// ([`crate::codec::decompress`]; the SIMD back ends compile the same code for their
+    /// CPU's scalar extensions).
+    fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
+        crate::codec::decompress(data, s)
+    }
 }
 
 /// Runs `$body` with the type `$B` naming this crate's kernels of the back end selected for

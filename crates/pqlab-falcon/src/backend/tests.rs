@@ -156,9 +156,49 @@ fn check<B: Ops>() -> usize {
     for case in 0..CASES {
         check_n::<B, 512>(&mut rng, case);
         check_n::<B, 1024>(&mut rng, case);
+        check_decompress::<B>(&mut rng, case);
         cases += 1;
     }
     cases
+}
+
+/// Decompress of `B` against the portable one: the coefficients or the error, on valid
+/// encodings of random Gaussian-like polynomials, on the same with a byte flipped or cut, and on
+/// random bytes.
+fn check_decompress<B: Ops>(rng: &mut StdRng, case: usize) {
+    let mut s = [0i16; 1024];
+    for x in s.iter_mut() {
+        let v: i16 = rng.gen_range(-200..=200);
+        *x = if rng.gen_range(0..50) == 0 { v * 10 } else { v };
+    }
+    let mut data = [0u8; 3000];
+    let len = crate::codec::compress(&s, &mut data).expect("fits");
+    match case % 4 {
+        0 => {}
+        1 => data[rng.gen_range(0..len)] ^= 1 << rng.gen_range(0..8),
+        2 => rng.fill(&mut data[..len]),
+        _ => {}
+    }
+    let len = if case % 4 == 3 {
+        rng.gen_range(0..len)
+    } else {
+        len
+    };
+    let (mut a, mut b) = ([0i16; 1024], [0i16; 1024]);
+    let (ra, rb) = (
+        B::decompress(&data[..len], &mut a),
+        Portable::decompress(&data[..len], &mut b),
+    );
+    assert_eq!(ra, rb, "{:?} case {case}: decompress result", B::BACKEND);
+    assert_eq!(
+        a,
+        b,
+        "{:?} case {case}: decompressed coefficients",
+        B::BACKEND
+    );
+    if case.is_multiple_of(4) {
+        assert_eq!((ra, a), (Ok(()), s), "case {case}: round trip");
+    }
 }
 
 #[test]
