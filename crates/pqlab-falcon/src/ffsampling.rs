@@ -9,9 +9,8 @@
 //! Every step is a fixed sequence of floating-point operations (no branch or index depends on
 //! secret values); the sampler's own constant-time behaviour is described in `sampler`.
 
-use crate::fft::{
-    poly_add, poly_ldlmv_fft, poly_merge_fft, poly_mul_fft, poly_split_fft, poly_sub,
-};
+use crate::backend::Ops;
+use crate::fft::{poly_add, poly_merge_fft, poly_mul_fft, poly_split_fft, poly_sub};
 use crate::fpr::Fpr;
 use crate::sampler::Sampler;
 
@@ -22,7 +21,13 @@ pub(crate) const fn tree_size(logn: u32) -> usize {
 
 /// Recursive part of Algorithm 9 for the self-adjoint quasi-cyclic Gram matrix with first row
 /// (g0, g1); g0 and g1 are overwritten. `tmp` holds at least 2^logn values.
-fn ffldl_inner(tree: &mut [Fpr], g0: &mut [Fpr], g1: &mut [Fpr], logn: u32, tmp: &mut [Fpr]) {
+fn ffldl_inner<B: Ops>(
+    tree: &mut [Fpr],
+    g0: &mut [Fpr],
+    g1: &mut [Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
     let n = 1usize << logn;
     if n == 1 {
         tree[0] = g0[0];
@@ -30,7 +35,7 @@ fn ffldl_inner(tree: &mut [Fpr], g0: &mut [Fpr], g1: &mut [Fpr], logn: u32, tmp:
     }
     let hn = n >> 1;
     let (l10, rest) = tree.split_at_mut(n);
-    poly_ldlmv_fft(&mut tmp[..n], l10, g0, g1, g0);
+    B::ldlmv(&mut tmp[..n], l10, g0, g1, g0);
     // d00 (in g0) splits into g1; d11 (in tmp) splits into g0.
     {
         let (a, b) = g1.split_at_mut(hn);
@@ -42,14 +47,15 @@ fn ffldl_inner(tree: &mut [Fpr], g0: &mut [Fpr], g1: &mut [Fpr], logn: u32, tmp:
     }
     let (t0, t1) = rest.split_at_mut(tree_size(logn - 1));
     let (a, b) = g1.split_at_mut(hn);
-    ffldl_inner(t0, a, b, logn - 1, tmp);
+    ffldl_inner::<B>(t0, a, b, logn - 1, tmp);
     let (a, b) = g0.split_at_mut(hn);
-    ffldl_inner(t1, a, b, logn - 1, tmp);
+    ffldl_inner::<B>(t1, a, b, logn - 1, tmp);
 }
 
 /// Falcon spec v1.2, Algorithm 9: ffLDL* of the Gram matrix \[\[g00, g01\], \[adj g01, g11\]\],
-/// followed by the leaf normalization. `tmp` holds at least 3 2^logn values.
-pub(crate) fn ffldl_fft(
+/// followed by the leaf normalization, with the kernels of `B`. `tmp` holds at least 3 2^logn
+/// values.
+pub(crate) fn ffldl_fft<B: Ops>(
     tree: &mut [Fpr],
     g00: &[Fpr],
     g01: &[Fpr],
@@ -63,7 +69,7 @@ pub(crate) fn ffldl_fft(
     let (d11, tmp) = rest.split_at_mut(n);
     d00.copy_from_slice(&g00[..n]);
     let (l10, sub) = tree.split_at_mut(n);
-    poly_ldlmv_fft(d11, l10, g00, g01, g11);
+    B::ldlmv(d11, l10, g00, g01, g11);
     {
         let (a, b) = tmp[..n].split_at_mut(hn);
         poly_split_fft(a, b, d00);
@@ -76,11 +82,11 @@ pub(crate) fn ffldl_fft(
     let (t0, t1) = sub.split_at_mut(tree_size(logn - 1));
     {
         let (a, b) = d11.split_at_mut(hn);
-        ffldl_inner(t0, a, b, logn - 1, tmp);
+        ffldl_inner::<B>(t0, a, b, logn - 1, tmp);
     }
     {
         let (a, b) = d00.split_at_mut(hn);
-        ffldl_inner(t1, a, b, logn - 1, tmp);
+        ffldl_inner::<B>(t1, a, b, logn - 1, tmp);
     }
     normalize(tree, logn, Fpr::inv_sigma(logn));
 }

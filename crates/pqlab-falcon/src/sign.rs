@@ -10,6 +10,7 @@
 use pqlab_keccak::Shake256;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::backend::{self, Ops};
 use crate::error::Error;
 use crate::ffsampling::{ff_sampling, ffldl_fft, tree_size};
 use crate::fft::{
@@ -51,6 +52,11 @@ impl<const N: usize> ExpandedKey<N> {
     /// Falcon spec v1.2, Algorithm 8 (steps 1 to 6): expands a secret key.
     pub fn new(sk: &SigningKey<N>) -> Self {
         const { params::check_n(N) };
+        backend::dispatch!(B => Self::new_with::<B>(sk))
+    }
+
+    /// [`Self::new`] with the kernels of `B`.
+    fn new_with<B: Ops>(sk: &SigningKey<N>) -> Self {
         let logn = params::logn(N);
         let mut ek = ExpandedKey {
             b: [[Fpr::ZERO; N]; 4],
@@ -90,7 +96,7 @@ impl<const N: usize> ExpandedKey<N> {
         }
         let mut tmp = [[Fpr::ZERO; N]; 3];
         let [g00, g01, g11, _] = &g;
-        ffldl_fft(
+        ffldl_fft::<B>(
             &mut ek.tree.as_flattened_mut()[..tree_size(logn)],
             g00,
             g01,

@@ -63,6 +63,18 @@ impl Ops for Avx512 {
         // (BMI1, BMI2, LZCNT) were detected.
         unsafe { super::avx2::decompress(data, s) }
     }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn ldlmv(
+        d11: &mut [crate::fpr::Fpr],
+        l10: &mut [crate::fpr::Fpr],
+        g00: &[crate::fpr::Fpr],
+        g01: &[crate::fpr::Fpr],
+        g11: &[crate::fpr::Fpr],
+    ) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_ldl::poly_ldlmv_fft(d11, l10, g00, g01, g11) }
+    }
 }
 
 /// Coefficients 32 i to 32 i + 31 of `f`.

@@ -29,10 +29,14 @@
 use pqlab_arith::falcon::{PSI_INV_POWERS, PSI_POWERS};
 use pqlab_backend::Backend;
 
+use crate::fpr::Fpr;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx512_ldl;
 pub(crate) mod portable;
 
 /// q = 12289.
@@ -234,6 +238,14 @@ pub(crate) trait Ops {
     /// CPU's scalar extensions).
     fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
         crate::codec::decompress(data, s)
+    }
+
+    /// Falcon spec v1.2, Algorithm 9 (ffLDL*), line 2: the LDL step of the Falcon tree,
+    /// d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00) in FFT representation
+    /// ([`crate::fft::poly_ldlmv_fft`]; the AVX-512 back end computes the same bits four
+    /// values at a time).
+    fn ldlmv(d11: &mut [Fpr], l10: &mut [Fpr], g00: &[Fpr], g01: &[Fpr], g11: &[Fpr]) {
+        crate::fft::poly_ldlmv_fft(d11, l10, g00, g01, g11);
     }
 }
 

@@ -157,9 +157,51 @@ fn check<B: Ops>() -> usize {
         check_n::<B, 512>(&mut rng, case);
         check_n::<B, 1024>(&mut rng, case);
         check_decompress::<B>(&mut rng, case);
+        check_ldlmv::<B>(&mut rng, case);
         cases += 1;
     }
     cases
+}
+
+/// The LDL step of `B` against the portable one, bit for bit, for every size of the tree
+/// (n = 2 to 1024) on Gram-like inputs: g00 with positive real parts of every magnitude the
+/// signer sees and small imaginary parts, random g01 and g11.
+fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
+    use crate::fpr::Fpr;
+    let logn = 1 + case % 10;
+    let n = 1usize << logn;
+    let hn = n / 2;
+    let scale = 2f64.powi(rng.gen_range(-20..40));
+    let mut g = [[Fpr::ZERO; 1024]; 3];
+    for u in 0..hn {
+        g[0][u] = Fpr::from_bits((scale * rng.gen_range(0.001..1.0f64)).to_bits());
+        g[0][u + hn] = Fpr::from_bits((scale * rng.gen_range(-1e-9..1e-9f64)).to_bits());
+        for k in 1..3 {
+            for v in [u, u + hn] {
+                g[k][v] = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+            }
+        }
+    }
+    let [g00, g01, g11] = &g;
+    let (mut d_a, mut l_a) = ([Fpr::ZERO; 1024], [Fpr::ZERO; 1024]);
+    let (mut d_b, mut l_b) = (d_a, l_a);
+    B::ldlmv(
+        &mut d_a[..n],
+        &mut l_a[..n],
+        &g00[..n],
+        &g01[..n],
+        &g11[..n],
+    );
+    Portable::ldlmv(
+        &mut d_b[..n],
+        &mut l_b[..n],
+        &g00[..n],
+        &g01[..n],
+        &g11[..n],
+    );
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
+    assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
 }
 
 /// Decompress of `B` against the portable one: the coefficients or the error, on valid
