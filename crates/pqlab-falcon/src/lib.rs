@@ -47,8 +47,11 @@
 //!   check, NTRUSolve's reductions) is `Fpr::inv`, which uses **no division instruction**: with
 //!   the native back end a seed and Newton steps in `f64` multiplications, then an exact
 //!   128-bit integer correction (bit-identical to the correctly rounded IEEE division, so all
-//!   KAT keys and signatures are unchanged); with `fpr-emu` integer operations. Square roots
-//!   are computed with integers, branch-free. The base sampler scans its whole table; secret
+//!   KAT keys and signatures are unchanged; the AVX-512 back end runs the same steps on four
+//!   lanes in ffLDL); with `fpr-emu` integer operations. Square roots (the tree's leaves) use
+//!   no square-root instruction either: with the native back end a Newton estimate in `f64`
+//!   and an exact integer rounding step (bit-identical to the IEEE square root), with `fpr-emu`
+//!   a fixed digit-by-digit loop; both branch-free. The base sampler scans its whole table; secret
 //!   keys, expanded keys and the sampler state are zeroized on drop.
 //! * **Is not** constant time, by design: NTRUSolve (its loop counts and integer sizes depend
 //!   on the norms of f and g); BerExp and SamplerZ branch on the rejection outcome and on the
