@@ -122,6 +122,20 @@ pub(crate) fn ff_sampling(
         z1[0] = Fpr::of(samp.sample(t1[0], sigma));
         return;
     }
+    if n == 2 {
+        // The same steps as below with everything of size 1 written out: for n = 2, split
+        // and merge are the identity on (re, im) and the product by l10 is one complex product.
+        let (l10_re, l10_im, sigma0, sigma1) = (tree[0], tree[1], tree[2], tree[3]);
+        let a = Fpr::of(samp.sample(t1[0], sigma1));
+        let b = Fpr::of(samp.sample(t1[1], sigma1));
+        let (d_re, d_im) = crate::fft::cmul(t1[0].sub(a), t1[1].sub(b), l10_re, l10_im);
+        z1[0] = a;
+        z1[1] = b;
+        let (u_re, u_im) = (d_re.add(t0[0]), d_im.add(t0[1]));
+        z0[0] = Fpr::of(samp.sample(u_re, sigma0));
+        z0[1] = Fpr::of(samp.sample(u_im, sigma0));
+        return;
+    }
     let hn = n >> 1;
     let (l10, sub) = tree.split_at(n);
     let (tree0, tree1) = sub.split_at(tree_size(logn - 1));
