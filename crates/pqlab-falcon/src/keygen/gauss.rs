@@ -4,6 +4,7 @@
 //! 1.17 sqrt(q / 2048) taken from a cumulative table; 64-bit little-endian words from the
 //! SHAKE256 stream.
 
+use pqlab_backend::Backend;
 use pqlab_keccak::Shake256Reader;
 
 /// Element 0: P(x = 0); element k > 0: P(x >= k + 1 | x > 0); all scaled by 2^63. (The
@@ -52,11 +53,11 @@ const _: () = {
 /// SHAKE256 rate blocks squeezed per refill of a [`SampleStream`].
 const BLOCKS: usize = 8;
 /// Bytes per refill.
-const BUF_BYTES: usize = 136 * BLOCKS;
+pub(super) const BUF_BYTES: usize = 136 * BLOCKS;
 /// Table samples per refill (two 64-bit words each; `BLOCKS` is even, so no sample straddles
-/// two refills).
-const SAMPLES: usize = BUF_BYTES / 16;
-const _: () = assert!(BUF_BYTES.is_multiple_of(16));
+/// two refills; a multiple of 4).
+pub(super) const SAMPLES: usize = BUF_BYTES / 16;
+const _: () = assert!(BUF_BYTES.is_multiple_of(64));
 
 /// The keygen SHAKE256 stream turned into samples of the table distribution: the stream is
 /// read as 64-bit little-endian words, two per sample, in order (the stream is read by
@@ -67,6 +68,7 @@ pub(crate) struct SampleStream<'a> {
     buf: [u8; BUF_BYTES],
     samples: [i32; SAMPLES],
     pos: usize,
+    backend: Backend,
 }
 
 impl<'a> SampleStream<'a> {
@@ -76,6 +78,7 @@ impl<'a> SampleStream<'a> {
             buf: [0; BUF_BYTES],
             samples: [0; SAMPLES],
             pos: SAMPLES,
+            backend: pqlab_backend::selected(),
         }
     }
 
@@ -84,7 +87,7 @@ impl<'a> SampleStream<'a> {
     fn next_sample(&mut self) -> i32 {
         if self.pos == SAMPLES {
             self.rng.squeeze(&mut self.buf);
-            samples_from_words(&self.buf, &mut self.samples);
+            samples_from_words(self.backend, &self.buf, &mut self.samples);
             self.pos = 0;
         }
         let s = self.samples[self.pos];
@@ -106,26 +109,51 @@ impl Drop for SampleStream<'_> {
 /// is zero (its low 63 bits below element 0); the second (low 63 bits r) the magnitude, the
 /// first k >= 1 whose entry is not above r, i.e. 1 plus the number of entries 1..=25 above r.
 /// Every sample reads the whole table with the same operations (no secret-dependent index or
-/// branch), and the loop over the samples is written for the compiler to vectorize.
-fn samples_from_words(buf: &[u8; BUF_BYTES], out: &mut [i32; SAMPLES]) {
+/// branch); four samples at a time, for the compiler to vectorize (the x86-64 back ends
+/// compile the same code with AVX2 or AVX-512, [`super::gauss_x86`]).
+pub(super) fn samples_from_words(
+    backend: Backend,
+    buf: &[u8; BUF_BYTES],
+    out: &mut [i32; SAMPLES],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Portable {
+        super::gauss_x86::samples_from_words(backend, buf, out);
+        return;
+    }
+    let _ = backend;
+    samples_from_words_body(buf, out);
+}
+
+/// The body of [`samples_from_words`], compiled once per back end.
+#[inline(always)]
+pub(super) fn samples_from_words_body(buf: &[u8; BUF_BYTES], out: &mut [i32; SAMPLES]) {
     const LOW63: u64 = !(1u64 << 63);
-    for (o, c) in out.iter_mut().zip(buf.chunks_exact(16)) {
-        let mut w0 = [0u8; 8];
-        let mut w1 = [0u8; 8];
-        w0.copy_from_slice(&c[..8]);
-        w1.copy_from_slice(&c[8..]);
-        let a = u64::from_le_bytes(w0);
-        let b = u64::from_le_bytes(w1) & LOW63;
-        let neg = a >> 63;
-        // 1 when the value is zero.
-        let zero = ((a & LOW63).wrapping_sub(GAUSS_1024_12289[0])) >> 63;
-        let mut mag = 1u64;
-        for &t in &GAUSS_1024_12289[1..26] {
-            mag += b.wrapping_sub(t) >> 63;
+    for (o, c) in out.chunks_exact_mut(4).zip(buf.chunks_exact(64)) {
+        let mut a = [0u64; 4];
+        let mut b = [0u64; 4];
+        for (j, w) in c.chunks_exact(16).enumerate() {
+            let mut w0 = [0u8; 8];
+            let mut w1 = [0u8; 8];
+            w0.copy_from_slice(&w[..8]);
+            w1.copy_from_slice(&w[8..]);
+            a[j] = u64::from_le_bytes(w0);
+            b[j] = u64::from_le_bytes(w1) & LOW63;
         }
-        let v = mag & zero.wrapping_sub(1);
-        let v = (v ^ 0u64.wrapping_sub(neg)).wrapping_add(neg);
-        *o = v as i32;
+        let mut mag = [1u64; 4];
+        for &t in &GAUSS_1024_12289[1..26] {
+            for (m, &bj) in mag.iter_mut().zip(&b) {
+                *m += bj.wrapping_sub(t) >> 63;
+            }
+        }
+        for j in 0..4 {
+            let neg = a[j] >> 63;
+            // 1 when the value is zero.
+            let zero = ((a[j] & LOW63).wrapping_sub(GAUSS_1024_12289[0])) >> 63;
+            let v = mag[j] & zero.wrapping_sub(1);
+            let v = (v ^ 0u64.wrapping_sub(neg)).wrapping_add(neg);
+            o[j] = v as i32;
+        }
     }
 }
 
@@ -189,6 +217,7 @@ mod tests {
         let mut words = [0u64; BUF_BYTES / 8];
         let mut x = 0x0123_4567_89AB_CDEFu64;
         let mut seen = [0u32; 27];
+        let mut backends_run = [false; 3];
         for round in 0..200 {
             for (i, w) in words.iter_mut().enumerate() {
                 x ^= x << 13;
@@ -205,13 +234,20 @@ mod tests {
             for (b, w) in buf.chunks_exact_mut(8).zip(&words) {
                 b.copy_from_slice(&w.to_le_bytes());
             }
-            let mut out = [0i32; SAMPLES];
-            samples_from_words(&buf, &mut out);
-            for (j, &o) in out.iter().enumerate() {
-                let want = sample_as_reference(words[2 * j], words[2 * j + 1]);
-                assert_eq!(o, want, "sample {j} of round {round}");
-                seen[want.unsigned_abs() as usize] += 1;
+            for backend in pqlab_backend::available() {
+                let mut out = [0i32; SAMPLES];
+                samples_from_words(backend, &buf, &mut out);
+                for (j, &o) in out.iter().enumerate() {
+                    let want = sample_as_reference(words[2 * j], words[2 * j + 1]);
+                    assert_eq!(o, want, "sample {j} of round {round} on {backend:?}");
+                    seen[want.unsigned_abs() as usize] += 1;
+                }
+                backends_run[backend as usize] = true;
             }
+        }
+        // Every back end this CPU has ran.
+        for b in Backend::ALL {
+            assert_eq!(backends_run[b as usize], b.is_available(), "{b:?}");
         }
         // Every magnitude 0..=26 occurred.
         assert!(seen.iter().all(|&c| c > 0), "{seen:?}");

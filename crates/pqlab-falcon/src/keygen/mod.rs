@@ -14,6 +14,8 @@
 //! \[-127, 127\]).
 
 mod gauss;
+#[cfg(target_arch = "x86_64")]
+mod gauss_x86;
 mod modp;
 mod solve;
 mod xgcd;

@@ -389,10 +389,18 @@ pub(crate) fn sub_scaled_mul(x: &mut [u32], y: &[u32], k: i32, s: u32) {
         prev = cur;
         // Word j of |k| y 2^bs (u64: (2^32 - 1)^2 + 2^32 - 1 < 2^64).
         let z = u64::from(yw) * ka + mc;
+        let mc_in = mc;
         mc = z >> 32;
-        let t = u64::from(*xi) + u64::from(z as u32 ^ m) + carry;
+        let add = u64::from(z as u32 ^ m) + carry;
+        let t = u64::from(*xi) + add;
         *xi = t as u32;
         carry = t >> 32;
+        // Past the words of y (yw is the sign word from now on), a word that left x unchanged
+        // (add is 0 with no carry, or 2^32 with a carry) with the same multiplication carry
+        // repeats for every word above: stop (NTRUSolve is not constant-time).
+        if j > y.len() && mc == mc_in && (add & 0xFFFF_FFFF) == 0 {
+            break;
+        }
     }
 }
 
@@ -566,6 +574,20 @@ pub(crate) mod tests {
             sub_scaled_mul(&mut x[..4], &y[..2], k, s);
             let want = xv - i128::from(k) * yv * (1i128 << s);
             assert_eq!(x[..4], from_i128(want, 4)[..4], "{xv} - {k} {yv} 2^{s}");
+            // Sign-extended to 8 words (the carry propagation above y, and its early stop,
+            // over 4 more words).
+            let mut x = from_i128(xv, 8);
+            sub_scaled_mul(&mut x, &y[..2], k, s);
+            assert_eq!(x, from_i128(want, 8), "{xv} - {k} {yv} 2^{s} (8 words)");
+            let mut x = from_i128(xv, 8);
+            sub_scaled_mul(&mut x, &y[..1], k, s % 32);
+            let want = xv - i128::from(k) * i128::from(y[0] as i32) * (1i128 << (s % 32));
+            assert_eq!(
+                x,
+                from_i128(want, 8),
+                "{xv} - {k} {} 2^{s} (8 words)",
+                y[0] as i32
+            );
         }
         assert_eq!(bitlen(&from_i128(0, 4)[..4]), 0);
         assert_eq!(bitlen(&from_i128(1 << 70, 4)[..4]), 71);
