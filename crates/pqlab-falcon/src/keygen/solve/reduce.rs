@@ -263,7 +263,7 @@ impl Limbs {
             }
             let x = F.c_mut(idx);
             let lx = x.len().min(wlim);
-            zint::sub_scaled_mul(&mut x[..lx], acc, 1, s);
+            zint::sub_shifted(&mut x[..lx], acc, s);
         }
     }
 }
@@ -371,7 +371,7 @@ fn sub_mul_ntt<M: SolverMul>(
             }
             let x = P.c_mut(i);
             let l = x.len().min(wlim);
-            zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
+            zint::sub_shifted(&mut x[..l], prod, s);
             true
         })
     };
