@@ -4,6 +4,7 @@
 //! 1.17 sqrt(q / 2048) taken from a cumulative table; 64-bit little-endian words from the
 //! SHAKE256 stream.
 
+use pqlab_backend::Backend;
 use pqlab_keccak::Shake256Reader;
 
 /// Element 0: P(x = 0); element k > 0: P(x >= k + 1 | x > 0); all scaled by 2^63. (The
@@ -38,64 +39,129 @@ const GAUSS_1024_12289: [u64; 27] = [
     0,
 ];
 
-/// The keygen SHAKE256 stream read as 64-bit little-endian words, one rate block (17 words)
-/// squeezed at a time: the same words in the same order as squeezing 8 bytes per word (the
-/// stream is read by nothing else during key generation). Zeroized on drop.
-pub(crate) struct WordStream<'a> {
+/// The table is non-increasing from element 1 on, ending in 0: the first k >= 1 whose entry
+/// is not above r (r < 2^63) is 1 plus the number of entries k in 1..=25 above r.
+const _: () = {
+    let mut k = 1;
+    while k < 26 {
+        assert!(GAUSS_1024_12289[k] >= GAUSS_1024_12289[k + 1]);
+        k += 1;
+    }
+    assert!(GAUSS_1024_12289[26] == 0);
+};
+
+/// SHAKE256 rate blocks squeezed per refill of a [`SampleStream`].
+const BLOCKS: usize = 8;
+/// Bytes per refill.
+pub(super) const BUF_BYTES: usize = 136 * BLOCKS;
+/// Table samples per refill (two 64-bit words each; `BLOCKS` is even, so no sample straddles
+/// two refills; a multiple of 4).
+pub(super) const SAMPLES: usize = BUF_BYTES / 16;
+const _: () = assert!(BUF_BYTES.is_multiple_of(64));
+
+/// The keygen SHAKE256 stream turned into samples of the table distribution: the stream is
+/// read as 64-bit little-endian words, two per sample, in order (the stream is read by
+/// nothing else during key generation), `BLOCKS` rate blocks at a time, and the samples of a
+/// refill are computed together ([`samples_from_words`]). Zeroized on drop.
+pub(crate) struct SampleStream<'a> {
     rng: &'a mut Shake256Reader,
-    buf: [u8; 136],
+    buf: [u8; BUF_BYTES],
+    samples: [i32; SAMPLES],
     pos: usize,
+    backend: Backend,
 }
 
-impl<'a> WordStream<'a> {
+impl<'a> SampleStream<'a> {
     pub(crate) fn new(rng: &'a mut Shake256Reader) -> Self {
-        WordStream {
+        SampleStream {
             rng,
-            buf: [0; 136],
-            pos: 136,
+            buf: [0; BUF_BYTES],
+            samples: [0; SAMPLES],
+            pos: SAMPLES,
+            backend: pqlab_backend::selected(),
         }
     }
 
-    /// The next 64-bit word of the stream (little-endian).
-    fn next_u64(&mut self) -> u64 {
-        if self.pos == self.buf.len() {
+    /// The next sample.
+    #[inline]
+    fn next_sample(&mut self) -> i32 {
+        if self.pos == SAMPLES {
             self.rng.squeeze(&mut self.buf);
+            samples_from_words(self.backend, &self.buf, &mut self.samples);
             self.pos = 0;
         }
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&self.buf[self.pos..self.pos + 8]);
-        self.pos += 8;
-        u64::from_le_bytes(b)
+        let s = self.samples[self.pos];
+        self.pos += 1;
+        s
     }
 }
 
-impl Drop for WordStream<'_> {
+impl Drop for SampleStream<'_> {
     fn drop(&mut self) {
         use zeroize::Zeroize;
         self.buf.zeroize();
+        self.samples.zeroize();
     }
 }
 
-/// One coefficient: the sum of 2^(10 - logn) table samples. The table is read whole for
-/// every sample (no secret-dependent index or branch).
-fn mkgauss(rng: &mut WordStream<'_>, logn: u32) -> i32 {
+/// The samples of the reference's `mkgauss` inner loop, one per pair of 64-bit
+/// little-endian words of `buf`: the first word gives the sign (bit 63) and whether the value
+/// is zero (its low 63 bits below element 0); the second (low 63 bits r) the magnitude, the
+/// first k >= 1 whose entry is not above r, i.e. 1 plus the number of entries 1..=25 above r.
+/// Every sample reads the whole table with the same operations (no secret-dependent index or
+/// branch); four samples at a time, for the compiler to vectorize (the x86-64 back ends
+/// compile the same code with AVX2 or AVX-512, [`super::gauss_x86`]).
+pub(super) fn samples_from_words(
+    backend: Backend,
+    buf: &[u8; BUF_BYTES],
+    out: &mut [i32; SAMPLES],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if backend != Backend::Portable {
+        super::gauss_x86::samples_from_words(backend, buf, out);
+        return;
+    }
+    let _ = backend;
+    samples_from_words_body(buf, out);
+}
+
+/// The body of [`samples_from_words`], compiled once per back end.
+#[inline(always)]
+pub(super) fn samples_from_words_body(buf: &[u8; BUF_BYTES], out: &mut [i32; SAMPLES]) {
+    const LOW63: u64 = !(1u64 << 63);
+    for (o, c) in out.chunks_exact_mut(4).zip(buf.chunks_exact(64)) {
+        let mut a = [0u64; 4];
+        let mut b = [0u64; 4];
+        for (j, w) in c.chunks_exact(16).enumerate() {
+            let mut w0 = [0u8; 8];
+            let mut w1 = [0u8; 8];
+            w0.copy_from_slice(&w[..8]);
+            w1.copy_from_slice(&w[8..]);
+            a[j] = u64::from_le_bytes(w0);
+            b[j] = u64::from_le_bytes(w1) & LOW63;
+        }
+        let mut mag = [1u64; 4];
+        for &t in &GAUSS_1024_12289[1..26] {
+            for (m, &bj) in mag.iter_mut().zip(&b) {
+                *m += bj.wrapping_sub(t) >> 63;
+            }
+        }
+        for j in 0..4 {
+            let neg = a[j] >> 63;
+            // 1 when the value is zero.
+            let zero = ((a[j] & LOW63).wrapping_sub(GAUSS_1024_12289[0])) >> 63;
+            let v = mag[j] & zero.wrapping_sub(1);
+            let v = (v ^ 0u64.wrapping_sub(neg)).wrapping_add(neg);
+            o[j] = v as i32;
+        }
+    }
+}
+
+/// One coefficient: the sum of 2^(10 - logn) samples (the reference's `mkgauss`).
+fn mkgauss(rng: &mut SampleStream<'_>, logn: u32) -> i32 {
     let mut val = 0i32;
     for _ in 0..1u32 << (10 - logn) {
-        // First word: the sign, and whether the value is zero.
-        let r = rng.next_u64();
-        let neg = (r >> 63) as u32;
-        let r = r & !(1u64 << 63);
-        let mut f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
-        // Second word: the magnitude, the first index k whose entry is not above r.
-        let r = rng.next_u64() & !(1u64 << 63);
-        let mut v = 0u32;
-        for (k, &t) in GAUSS_1024_12289.iter().enumerate().skip(1) {
-            let t = ((r.wrapping_sub(t) >> 63) as u32) ^ 1;
-            v |= (k as u32) & 0u32.wrapping_sub(t & (f ^ 1));
-            f |= t;
-        }
-        let v = (v ^ 0u32.wrapping_sub(neg)).wrapping_add(neg);
-        val = val.wrapping_add(v as i32);
+        val = val.wrapping_add(rng.next_sample());
     }
     val
 }
@@ -103,7 +169,7 @@ fn mkgauss(rng: &mut WordStream<'_>, logn: u32) -> i32 {
 /// A polynomial of n = 2^logn such coefficients, each in \[-127, 127\], with an odd sum of
 /// coefficients (so that its resultant with x^n + 1 is odd, as NTRUSolve's binary GCD
 /// needs); out-of-range values and an even final parity are redrawn, as in the reference.
-pub(crate) fn poly_small_mkgauss(rng: &mut WordStream<'_>, f: &mut [i8], logn: u32) {
+pub(crate) fn poly_small_mkgauss(rng: &mut SampleStream<'_>, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
     let mut parity = 0u32;
     let mut u = 0;
@@ -121,5 +187,69 @@ pub(crate) fn poly_small_mkgauss(rng: &mut WordStream<'_>, f: &mut [i8], logn: u
         }
         f[u] = s as i8;
         u += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference's `mkgauss` inner loop for one sample, as written there (the running
+    /// flag and the first k whose entry is not above r).
+    fn sample_as_reference(w0: u64, w1: u64) -> i32 {
+        let neg = (w0 >> 63) as u32;
+        let r = w0 & !(1u64 << 63);
+        let mut f = (r.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
+        let r = w1 & !(1u64 << 63);
+        let mut v = 0u32;
+        for (k, &t) in GAUSS_1024_12289.iter().enumerate().skip(1) {
+            let t = ((r.wrapping_sub(t) >> 63) as u32) ^ 1;
+            v |= (k as u32) & 0u32.wrapping_sub(t & (f ^ 1));
+            f |= t;
+        }
+        (v ^ 0u32.wrapping_sub(neg)).wrapping_add(neg) as i32
+    }
+
+    #[test]
+    fn batch_samples_match_reference_scan() {
+        // Words around every table entry (both sides, both signs, zero flag set or not),
+        // then pseudo-random words.
+        let mut words = [0u64; BUF_BYTES / 8];
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut seen = [0u32; 27];
+        let mut backends_run = [false; 3];
+        for round in 0..200 {
+            for (i, w) in words.iter_mut().enumerate() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let k = (i + round) % 27;
+                *w = match (i + round) % 4 {
+                    0 => GAUSS_1024_12289[k] | (x & (1 << 63)),
+                    1 => GAUSS_1024_12289[k].wrapping_sub(1) | (x & (1 << 63)),
+                    _ => x,
+                };
+            }
+            let mut buf = [0u8; BUF_BYTES];
+            for (b, w) in buf.chunks_exact_mut(8).zip(&words) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+            for backend in pqlab_backend::available() {
+                let mut out = [0i32; SAMPLES];
+                samples_from_words(backend, &buf, &mut out);
+                for (j, &o) in out.iter().enumerate() {
+                    let want = sample_as_reference(words[2 * j], words[2 * j + 1]);
+                    assert_eq!(o, want, "sample {j} of round {round} on {backend:?}");
+                    seen[want.unsigned_abs() as usize] += 1;
+                }
+                backends_run[backend as usize] = true;
+            }
+        }
+        // Every back end this CPU has ran.
+        for b in Backend::ALL {
+            assert_eq!(backends_run[b as usize], b.is_available(), "{b:?}");
+        }
+        // Every magnitude 0..=26 occurred.
+        assert!(seen.iter().all(|&c| c > 0), "{seen:?}");
     }
 }

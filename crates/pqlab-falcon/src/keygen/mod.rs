@@ -14,6 +14,8 @@
 //! \[-127, 127\]).
 
 mod gauss;
+#[cfg(target_arch = "x86_64")]
+mod gauss_x86;
 mod modp;
 mod solve;
 mod xgcd;
@@ -52,12 +54,12 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
     };
     let mut ws = solve::Workspace::new();
     let lim = 1i8 << (params::fg_bits(N) - 1);
-    let mut words = gauss::WordStream::new(rng);
+    let mut samples = gauss::SampleStream::new(rng);
     loop {
         {
             let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-            gauss::poly_small_mkgauss(&mut words, &mut sk.f, logn);
-            gauss::poly_small_mkgauss(&mut words, &mut sk.g, logn);
+            gauss::poly_small_mkgauss(&mut samples, &mut sk.f, logn);
+            gauss::poly_small_mkgauss(&mut samples, &mut sk.g, logn);
         }
         // The encoding bound of f and g.
         if sk

@@ -267,6 +267,24 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
         mul.tables_from_root(sp.g, logn, zeta, izeta);
+        let (zeta, izeta) = (&*zeta, &*izeta);
+        Twiddles {
+            m: sp.m,
+            mul,
+            zeta,
+            izeta,
+            finv: mul.scale_inv(),
+            logn,
+        }
+    }
+
+    /// The tables for prime `PRIMES[idx]` and size 2^logn already computed into `buf` by
+    /// [`Self::new`] with the same prime, size and reduction.
+    pub(crate) fn from_computed(idx: usize, logn: u32, buf: &'a [u32]) -> Self {
+        let sp = PRIMES[idx];
+        let mul = M::for_prime(sp.p);
+        let n = 1usize << logn;
+        let (zeta, izeta) = buf[..2 * n].split_at(n);
         Twiddles {
             m: sp.m,
             mul,

@@ -315,14 +315,40 @@ fn crt_rebuild(x: &mut [u32], r: &[u32], tmp: &mut [u32]) -> bool {
     copy_resize(x, acc)
 }
 
+/// prod = a b for unsigned a, b of even lengths (prod: a.len() + b.len() words), schoolbook
+/// on 64-bit limbs (pairs of words; one 64 x 64 -> 128-bit product per pair of limbs).
+fn mul_magnitudes(prod: &mut [u32], a: &[u32], b: &[u32]) {
+    debug_assert!(
+        a.len().is_multiple_of(2) && b.len().is_multiple_of(2) && prod.len() == a.len() + b.len()
+    );
+    let limb = |x: &[u32], i: usize| u64::from(x[2 * i]) | u64::from(x[2 * i + 1]) << 32;
+    let (la, lb) = (a.len() / 2, b.len() / 2);
+    prod.fill(0);
+    for i in 0..la {
+        let x = limb(a, i);
+        let mut carry = 0u64;
+        for j in 0..lb {
+            // (2^64 - 1)^2 + 2 (2^64 - 1) < 2^128.
+            let t = u128::from(x) * u128::from(limb(b, j))
+                + u128::from(limb(prod, i + j))
+                + u128::from(carry);
+            prod[2 * (i + j)] = t as u32;
+            prod[2 * (i + j) + 1] = (t >> 32) as u32;
+            carry = (t >> 64) as u64;
+        }
+        prod[2 * (i + lb)] = carry as u32;
+        prod[2 * (i + lb) + 1] = (carry >> 32) as u32;
+    }
+}
+
 /// acc += a b, or acc -= a b if `sub`, for signed a, b (two's complement, a.len() + b.len() <=
 /// 2 [`MAX_WORDS`]), exact modulo 2^(32 acc.len()): the magnitudes multiplied schoolbook, the
 /// product added or subtracted by the resulting sign.
 pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
-    let mut ma = [0u32; MAX_WORDS];
-    let mut mb = [0u32; MAX_WORDS];
-    let mut prod = [0u32; 2 * MAX_WORDS];
-    let (ma, mb) = (&mut ma[..a.len()], &mut mb[..b.len()]);
+    let mut prod = [0u32; 2 * MAX_WORDS + 2];
+    // (Lengths below MAX_WORDS rounded up to even stay within the arrays.)
+    let (mut ma_all, mut mb_all) = ([0u32; MAX_WORDS + 1], [0u32; MAX_WORDS + 1]);
+    let (ma, mb) = (&mut ma_all[..a.len()], &mut mb_all[..b.len()]);
     ma.copy_from_slice(a);
     mb.copy_from_slice(b);
     let neg = is_neg(a) ^ is_neg(b) ^ sub;
@@ -338,11 +364,10 @@ pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
     if la == 0 || lb == 0 {
         return;
     }
+    // Even lengths for the 64-bit limbs (the words beyond a.len() and b.len() are zeros).
+    let (la, lb) = (la.next_multiple_of(2), lb.next_multiple_of(2));
     let prod = &mut prod[..la + lb];
-    prod.fill(0);
-    for (i, &x) in ma[..la].iter().enumerate() {
-        prod[i + lb] = add_mul_small(&mut prod[i..i + lb], &mb[..lb], x);
-    }
+    mul_magnitudes(prod, &ma_all[..la], &mb_all[..lb]);
     // acc +- prod, the carry or borrow carried through all of acc.
     let l = prod.len().min(acc.len());
     let c = if neg {
@@ -365,17 +390,13 @@ pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
     }
 }
 
-/// x -= k 2^s y for signed x, y and k; the result is truncated to x's length (exact modulo
-/// 2^(32 x.len())). One pass over x from word s / 32: the words of |k| 2^s y are produced on
-/// the fly (y sign-extended) and added to x or subtracted from it, chosen by masks.
-pub(crate) fn sub_scaled_mul(x: &mut [u32], y: &[u32], k: i32, s: u32) {
-    let ka = u64::from(k.unsigned_abs());
+/// x -= y 2^s for signed x and y; the result is truncated to x's length (exact modulo
+/// 2^(32 x.len())): One pass
+/// over x from word s / 32, y's words shifted on the fly (y sign-extended), with a borrow.
+pub(crate) fn sub_shifted(x: &mut [u32], y: &[u32], s: u32) {
     let sy = sign_word(y);
     let (ws, bs) = ((s / 32) as usize, s % 32);
-    // Subtracting P is adding !P + 1: m = all ones for k > 0 (subtract), 0 for k < 0 (add).
-    let m = 0u32.wrapping_sub(u32::from(k > 0));
-    let mut carry = u64::from(m & 1);
-    let mut mc = 0u64;
+    let mut borrow = 0u32;
     let mut prev = 0u32;
     for (i, xi) in x.iter_mut().enumerate().skip(ws) {
         let j = i - ws;
@@ -387,12 +408,16 @@ pub(crate) fn sub_scaled_mul(x: &mut [u32], y: &[u32], k: i32, s: u32) {
             (cur << bs) | (prev >> (32 - bs))
         };
         prev = cur;
-        // Word j of |k| y 2^bs (u64: (2^32 - 1)^2 + 2^32 - 1 < 2^64).
-        let z = u64::from(yw) * ka + mc;
-        mc = z >> 32;
-        let t = u64::from(*xi) + u64::from(z as u32 ^ m) + carry;
-        *xi = t as u32;
-        carry = t >> 32;
+        let (t1, b1) = xi.overflowing_sub(yw);
+        let (t2, b2) = t1.overflowing_sub(borrow);
+        *xi = t2;
+        borrow = u32::from(b1 | b2);
+        // Past the words of y (yw is the sign word from now on), x is left unchanged by every
+        // word above once the borrow equals the sign bit (0 - 0, or all ones and a borrow):
+        // stop (NTRUSolve is not constant-time).
+        if j > y.len() && borrow == (sy & 1) {
+            break;
+        }
     }
 }
 
@@ -427,16 +452,32 @@ fn bits31(x: &[u32], pos: u32) -> u32 {
 /// value (x fits in shift + 31 rlen signed bits).
 pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
     let neg = is_neg(x);
-    let p31 = Fpr::pow2(31);
-    let (mut acc, mut scale) = (Fpr::ZERO, Fpr::ONE);
+    let mut acc = Fpr::ZERO;
     // Two's complement negation of the window for a negative value: complement, plus one.
     let (xm, mut cc) = if neg { (0x7FFF_FFFF, 1) } else { (0, 0) };
-    for v in 0..rlen {
-        let w = (bits31(x, shift + 31 * v as u32) ^ xm) + cc;
+    // Every word and 2^(31 v) are exact, and so is their product: only the additions round
+    // (the reference's scale, multiplied by 2^31 at every step, is the same exact 2^(31 v)).
+    let mut add = |v: usize, w: u32| {
+        let w = (w ^ xm) + cc;
         cc = w >> 31;
         let w = i64::from(w & 0x7FFF_FFFF);
-        acc = acc.add(Fpr::of(if neg { -w } else { w }).mul(scale));
-        scale = scale.mul(p31);
+        acc = acc.add(Fpr::of(if neg { -w } else { w }).mul(Fpr::pow2(31 * v as i32)));
+    };
+    if (shift as usize + 31 * rlen) / 32 < x.len() {
+        // The window lies within x: bits [pos, pos + 31) from two adjacent words.
+        for v in 0..rlen {
+            let pos = shift as usize + 31 * v;
+            let (i, b) = (pos / 32, pos % 32);
+            let hi = x.get(i + 1).copied().unwrap_or(0);
+            add(
+                v,
+                ((u64::from(hi) << 32 | u64::from(x[i])) >> b) as u32 & 0x7FFF_FFFF,
+            );
+        }
+    } else {
+        for v in 0..rlen {
+            add(v, bits31(x, shift + 31 * v as u32));
+        }
     }
     acc
 }
@@ -549,27 +590,74 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn sub_scaled_and_bitlen() {
-        let cases: [(i128, i128, i32, u32); 8] = [
-            (1 << 90, 12345, 77, 0),
-            (-(1 << 80), -999, -5, 33),
-            (5, 3, -(1 << 30), 7),
-            (0, 1, 1, 64),
-            ((1 << 100) - 1, -(1 << 20), 1 << 30, 31),
-            (-(1 << 100), (1 << 63) - 1, i32::MIN, 5),
-            (123, -(1 << 63), i32::MAX, 32),
-            (-7, -1, -1, 95),
+    fn sub_shifted_and_bitlen() {
+        let cases: [(i128, i128, u32); 10] = [
+            (1 << 90, 12345, 0),
+            (-(1 << 80), -999, 33),
+            (5, -(1 << 40), 7),
+            (5, 3, 7),
+            (0, 1, 64),
+            ((1 << 100) - 1, -(1 << 20), 31),
+            (-(1 << 100), (1 << 63) - 1, 5),
+            (123, -(1 << 63), 32),
+            (-7, -1, 95),
+            (-7, -1, 0),
         ];
-        for &(xv, yv, k, s) in &cases {
-            let mut x = from_i128(xv, 4);
+        for &(xv, yv, s) in &cases {
             let y = from_i128(yv, 2);
-            sub_scaled_mul(&mut x[..4], &y[..2], k, s);
-            let want = xv - i128::from(k) * yv * (1i128 << s);
-            assert_eq!(x[..4], from_i128(want, 4)[..4], "{xv} - {k} {yv} 2^{s}");
+            let want = xv - yv * (1i128 << s);
+            let mut x = from_i128(xv, 4);
+            sub_shifted(&mut x[..4], &y[..2], s);
+            assert_eq!(x[..4], from_i128(want, 4)[..4], "{xv} - {yv} 2^{s}");
+            // Sign-extended to 8 words (the borrow propagation above y, and its early stop,
+            // over 4 more words), and with a one-word y.
+            let mut x = from_i128(xv, 8);
+            sub_shifted(&mut x, &y[..2], s);
+            assert_eq!(x, from_i128(want, 8), "{xv} - {yv} 2^{s} (8 words)");
+            let mut x = from_i128(xv, 8);
+            sub_shifted(&mut x, &y[..1], s % 32);
+            let want = xv - i128::from(y[0] as i32) * (1i128 << (s % 32));
+            assert_eq!(
+                x,
+                from_i128(want, 8),
+                "{xv} - {} 2^{s} (8 words)",
+                y[0] as i32
+            );
         }
         assert_eq!(bitlen(&from_i128(0, 4)[..4]), 0);
         assert_eq!(bitlen(&from_i128(1 << 70, 4)[..4]), 71);
         assert_eq!(bitlen(&from_i128(-(1 << 70) - 1, 4)[..4]), 71);
+    }
+
+    #[test]
+    fn mul_magnitudes_matches_word_schoolbook() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        for la in 1..12 {
+            for lb in 1..12 {
+                let mut a = [0u32; 12];
+                let mut b = [0u32; 12];
+                a.iter_mut().for_each(|w| *w = next());
+                b.iter_mut().for_each(|w| *w = next());
+                a[la - 1] |= u32::MAX * (la as u32 & 1);
+                let mut want = [0u32; 24];
+                for (i, &ai) in a[..la].iter().enumerate() {
+                    want[i + lb] = add_mul_small(&mut want[i..i + lb], &b[..lb], ai);
+                }
+                let mut got = [0u32; 24];
+                let (ea, eb) = (la.next_multiple_of(2), lb.next_multiple_of(2));
+                let (mut a2, mut b2) = ([0u32; 12], [0u32; 12]);
+                a2[..la].copy_from_slice(&a[..la]);
+                b2[..lb].copy_from_slice(&b[..lb]);
+                mul_magnitudes(&mut got[..ea + eb], &a2[..ea], &b2[..eb]);
+                assert_eq!(got, want, "{la} x {lb} words");
+            }
+        }
     }
 
     #[test]

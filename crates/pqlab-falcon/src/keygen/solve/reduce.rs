@@ -3,7 +3,7 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, MAX_WORDS, Poly, words_for};
+use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, Poly, words_for};
 use crate::fft::{
     fft, ifft, poly_add, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mul_fft,
 };
@@ -88,6 +88,15 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     } else {
         (FgNtt::default(), scratch)
     };
+    // Below DEPTH_INT_FG, f and g as 64-bit limbs for the schoolbook products.
+    let (f_limbs, g_limbs) = if by_ntt {
+        (None, None)
+    } else {
+        match (Limbs::new(f), Limbs::new(g)) {
+            (Some(a), Some(b)) => (Some(a), Some(b)),
+            _ => fail!(false),
+        }
+    };
     let mut fglen = llen;
     let mut maxbl_fgl = 31 * llen;
     let mut scale_k = maxbl_fgl - minbl_fg;
@@ -131,8 +140,11 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
                 fail!(false);
             }
         } else {
-            sub_mul_negacyclic(F, f, &k[..n], scale_k as u32, wlim);
-            sub_mul_negacyclic(G, g, &k[..n], scale_k as u32, wlim);
+            let (Some(fl), Some(gl)) = (&f_limbs, &g_limbs) else {
+                fail!(false);
+            };
+            fl.sub_mul_negacyclic(F, &k[..n], scale_k as u32, wlim);
+            gl.sub_mul_negacyclic(G, &k[..n], scale_k as u32, wlim);
         }
         let new_maxbl = scale_k + maxbl_fg + 10;
         if new_maxbl < maxbl_fgl {
@@ -157,55 +169,104 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
 /// The largest degree reduced by [`reduce_as_reference`] (depth 2 of Falcon-1024).
 const REDUCE_MAX_N: usize = 256;
 
-/// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients), on the low
-/// `wlim` words of each coefficient of F (exact modulo 2^(32 wlim); the words above are left
-/// as they were).
-#[allow(non_snake_case)]
-fn sub_mul_negacyclic(F: &mut Poly<'_>, f: &Poly<'_>, k: &[i32], s: u32, wlim: usize) {
-    let (n, w) = (f.n, f.w);
-    // (k f)_idx = sum over j of k_(idx - j) f_j (negated where idx - j wraps), summed word
-    // column by word column without carries (|k_i| < 2^31, n <= 2^5 terms at these depths:
-    // every column sum fits an i128), the carries resolved once into w + 2 words, then
-    // subtracted once, shifted: the same integers as one subtraction per term, modulo
-    // 2^(32 wlim).
-    let mut col = [0i128; ACC_MAX_WORDS];
-    let mut acc = [0u32; ACC_MAX_WORDS];
-    let (col, acc) = (&mut col[..=w], &mut acc[..w + 2]);
-    for idx in 0..n {
-        col.fill(0);
-        for j in 0..n {
-            let kk = i64::from(if j <= idx {
-                k[idx - j]
-            } else {
-                -k[idx + n - j]
-            });
-            if kk != 0 {
-                let y = f.c(j);
-                // |kk y_t| < 2^31 2^32: the product fits an i64.
-                for (c, &yw) in col[..w].iter_mut().zip(y) {
-                    *c += i128::from(kk * i64::from(yw));
-                }
-                // y = (its words) - 2^(32 w) when negative.
-                if zint::is_neg(y) {
-                    col[w] -= i128::from(kk);
-                }
-            }
-        }
-        let mut carry = 0i128;
-        for (a, &c) in acc.iter_mut().zip(col.iter()) {
-            let v = c + carry;
-            *a = v as u32;
-            carry = v >> 32;
-        }
-        acc[w + 1] = carry as u32;
-        let x = F.c_mut(idx);
-        let l = x.len().min(wlim);
-        zint::sub_scaled_mul(&mut x[..l], acc, 1, s);
-    }
+/// The most 64-bit limbs of f (or g) over all coefficients at the schoolbook depths (by the
+/// reference's bounds on f at depths 5 and up, at most 128 for n = 1024).
+const LIMB_CAP: usize = 256;
+/// The largest degree at the schoolbook depths (depth 5 of Falcon-1024).
+const LIMBS_MAX_N: usize = 32;
+/// The most limbs of one coefficient, plus one for the sign.
+const COL_CAP: usize = LIMB_CAP / 2 + 1;
+
+/// f (or g) prepared once per depth for [`Limbs::sub_mul_negacyclic`]: each coefficient
+/// y_j as L = ceil(w / 2) 64-bit limbs Y_j (its words, sign-extended to an even count) and
+/// a sign mask (y_j = Y_j - 2^(64 L) when negative), and the columns of -2^31 (y_0 + ... +
+/// y_(n-1)), which turn the signed multipliers of k into unsigned ones (see there).
+struct Limbs {
+    y: [u64; LIMB_CAP],
+    neg: [u64; LIMBS_MAX_N],
+    init: [i128; COL_CAP],
+    n: usize,
+    l: usize,
 }
 
-/// Words of the accumulator of [`sub_mul_negacyclic`] (f has at most [`MAX_WORDS`]).
-const ACC_MAX_WORDS: usize = MAX_WORDS + 2;
+impl Limbs {
+    /// None if f exceeds [`LIMB_CAP`] (not reached within the reference's bounds).
+    fn new(f: &Poly<'_>) -> Option<Self> {
+        let (n, w) = (f.n, f.w);
+        let l = w.div_ceil(2);
+        if n * l > LIMB_CAP || n > LIMBS_MAX_N {
+            fail!(None);
+        }
+        let mut me = Limbs {
+            y: [0; LIMB_CAP],
+            neg: [0; LIMBS_MAX_N],
+            init: [0; COL_CAP],
+            n,
+            l,
+        };
+        for j in 0..n {
+            let c = f.c(j);
+            let sw = 0u32.wrapping_sub(u32::from(zint::is_neg(c)));
+            for t in 0..l {
+                let lo = c[2 * t];
+                let hi = c.get(2 * t + 1).copied().unwrap_or(sw);
+                me.y[j * l + t] = u64::from(hi) << 32 | u64::from(lo);
+                // |sum| < n 2^64 <= 2^72: no overflow after the shift by 31.
+                me.init[t] -= i128::from(me.y[j * l + t]) << 31;
+            }
+            me.neg[j] = u64::from(sw) << 32 | u64::from(sw);
+            me.init[l] += i128::from(sw & 1) << 31;
+        }
+        Some(me)
+    }
+
+    /// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients), on the low
+    /// `wlim` words of each coefficient of F (exact modulo 2^(32 wlim); the words above are
+    /// left as they were).
+    ///
+    /// (k f)_idx = sum over j of m_j y_j with m_j = k_(idx - j) (negated where idx - j wraps),
+    /// |m_j| < 2^31. With m'_j = m_j + 2^31 in \[0, 2^32): sum m'_j y_j - 2^31 sum y_j, the
+    /// second sum the same for every idx (the initial columns). Each limb product m'_j Y_j\[t]
+    /// is one 64 x 64 -> 128-bit multiplication, added without carries into the column of
+    /// limb t (|column| < 2^101 for n <= 32 terms), the carries resolved once, then the
+    /// result subtracted, shifted: the same integers as one subtraction per term, modulo
+    /// 2^(32 wlim).
+    #[allow(non_snake_case)]
+    fn sub_mul_negacyclic(&self, F: &mut Poly<'_>, k: &[i32], s: u32, wlim: usize) {
+        let (n, l) = (self.n, self.l);
+        let mut col = [0i128; COL_CAP];
+        let mut acc = [0u32; 2 * COL_CAP];
+        let (col, acc) = (&mut col[..=l], &mut acc[..2 * (l + 1)]);
+        for idx in 0..n {
+            col.copy_from_slice(&self.init[..=l]);
+            for j in 0..n {
+                let m = if j <= idx {
+                    i64::from(k[idx - j])
+                } else {
+                    -i64::from(k[idx + n - j])
+                };
+                // In [0, 2^32).
+                let mp = (m + (1 << 31)) as u64;
+                let yj = &self.y[j * l..(j + 1) * l];
+                for (c, &y) in col[..l].iter_mut().zip(yj) {
+                    *c = c.wrapping_add((u128::from(mp) * u128::from(y)) as i128);
+                }
+                col[l] -= i128::from(mp & self.neg[j]);
+            }
+            // The value fits 64 (l + 1) signed bits: the last carry is the sign.
+            let mut carry = 0i128;
+            for (a, &c) in acc.chunks_exact_mut(2).zip(col.iter()) {
+                let v = c + carry;
+                a[0] = v as u32;
+                a[1] = (v >> 32) as u32;
+                carry = v >> 64;
+            }
+            let x = F.c_mut(idx);
+            let lx = x.len().min(wlim);
+            zint::sub_shifted(&mut x[..lx], acc, s);
+        }
+    }
+}
 
 /// The depths from which [`sub_mul_ntt`] replaces the schoolbook product (as in the
 /// reference: there the degree is large and the integers small).
@@ -218,6 +279,8 @@ const DEPTH_INT_FG: usize = 4;
 struct FgNtt<'a> {
     f: &'a [u32],
     g: &'a [u32],
+    /// The twiddle tables of the np primes (2 n words each, prime after prime).
+    tw: &'a [u32],
     np: usize,
     /// Words of a product coefficient.
     w: usize,
@@ -239,11 +302,11 @@ fn fg_to_ntt<'s, M: SolverMul>(
     let (rf, rg, twb, t) = (
         sa.take(n * np)?,
         sa.take(n * np)?,
-        sa.take(2 * n)?,
+        sa.take(2 * n * np)?,
         sa.take(n)?,
     );
     for j in 0..np {
-        let tw = Twiddles::<M>::new(j, logn, twb);
+        let tw = Twiddles::<M>::new(j, logn, &mut twb[2 * n * j..2 * n * (j + 1)]);
         for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
             zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
             tw.ntt(t);
@@ -253,6 +316,7 @@ fn fg_to_ntt<'s, M: SolverMul>(
     let fg = FgNtt {
         f: rf,
         g: rg,
+        tw: twb,
         np,
         w,
     };
@@ -275,10 +339,9 @@ fn sub_mul_ntt<M: SolverMul>(
 ) -> bool {
     let (n, np, w) = (k.len(), fg.np, fg.w);
     let mut sa = Arena { buf: scratch };
-    let (Some(rF), Some(rG), Some(twb), Some(kt), Some(prod), Some(crt_tmp)) = (
+    let (Some(rF), Some(rG), Some(kt), Some(prod), Some(crt_tmp)) = (
         sa.take(n * np),
         sa.take(n * np),
-        sa.take(2 * n),
         sa.take(n),
         sa.take(w),
         sa.take(zint::crt_tmp_words(n, np)),
@@ -286,7 +349,7 @@ fn sub_mul_ntt<M: SolverMul>(
         return false;
     };
     for j in 0..np {
-        let tw = Twiddles::<M>::new(j, logn, twb);
+        let tw = Twiddles::<M>::from_computed(j, logn, &fg.tw[2 * n * j..2 * n * (j + 1)]);
         let m = tw.m;
         for (x, &ki) in kt.iter_mut().zip(k) {
             *x = m.set(ki);
@@ -308,7 +371,7 @@ fn sub_mul_ntt<M: SolverMul>(
             }
             let x = P.c_mut(i);
             let l = x.len().min(wlim);
-            zint::sub_scaled_mul(&mut x[..l], prod, 1, s);
+            zint::sub_shifted(&mut x[..l], prod, s);
             true
         })
     };
