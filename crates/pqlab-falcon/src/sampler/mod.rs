@@ -1,0 +1,154 @@
+//! The integer Gaussian sampler (Falcon spec v1.2, Section 3.9.3: Algorithm 12 BaseSampler,
+//! Algorithm 13 ApproxExp, Algorithm 14 BerExp, Algorithm 15 SamplerZ), fed by the ChaCha20-based
+//! PRNG of the round-3 reference implementation (seeded with 56 bytes from SHAKE256), which is
+//! what the NIST KAT files were produced with.
+//!
+//! The PRNG ([`Prng`], in `chacha`) computes its eight ChaCha20 blocks per refill in parallel
+//! lanes, with an AVX2 twin (`chacha_avx2`); SamplerZ reads the same bytes at the same
+//! positions as the reference, so the signatures are those of the KAT files.
+//!
+//! Constant time: the base sampler scans its whole table with arithmetic comparisons; BerExp and
+//! SamplerZ branch only on the rejection outcome (whose probability is made independent of the
+//! secret centre and standard deviation by the scaling with sigma_min, Section 3.9.3) and on the
+//! byte-wise lazy comparison in BerExp, as in the reference.
+
+use crate::fpr::Fpr;
+
+mod chacha;
+#[cfg(target_arch = "x86_64")]
+mod chacha_avx2;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use chacha::Prng;
+
+/// The reverse cumulative distribution table of the half-Gaussian of sigma0 = 1.8205 on 72 bits
+/// (Falcon spec v1.2, Table 3.1), as three 24-bit limbs, most significant first.
+pub(crate) const RCDT: [[u32; 3]; 18] = [
+    [10745844, 3068844, 3741698],
+    [5559083, 1580863, 8248194],
+    [2260429, 13669192, 2736639],
+    [708981, 4421575, 10046180],
+    [169348, 7122675, 4136815],
+    [30538, 13063405, 7650655],
+    [4132, 14505003, 7826148],
+    [417, 16768101, 11363290],
+    [31, 8444042, 8086568],
+    [1, 12844466, 265321],
+    [0, 1232676, 13644283],
+    [0, 38047, 9111839],
+    [0, 870, 6138264],
+    [0, 14, 12545723],
+    [0, 0, 3104126],
+    [0, 0, 28824],
+    [0, 0, 198],
+    [0, 0, 1],
+];
+
+/// The number of entries [`base_sampler`] scans: [`RCDT`] padded with zeros (which no value is
+/// below) to a multiple of four, so that its loop runs on whole 128-bit vectors.
+const RCDT_LANES: usize = 20;
+
+/// [`RCDT`] transposed: row k holds limb k (most significant first) of every entry, the padding
+/// entries zero (derived at compile time).
+const RCDT_ROWS: [[u32; RCDT_LANES]; 3] = {
+    let mut t = [[0u32; RCDT_LANES]; 3];
+    let mut i = 0;
+    while i < RCDT.len() {
+        let mut k = 0;
+        while k < 3 {
+            t[k][i] = RCDT[i][k];
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Falcon spec v1.2, Algorithm 12: BaseSampler. The number of table entries above the
+/// uniform 72-bit value lo + 2^64 hi (hi < 2^8), computed over the whole table with borrow
+/// arithmetic on three 24-bit limbs (constant time). The table is stored by limb, so that the
+/// compiler runs the entries in vector lanes.
+#[inline(always)]
+fn base_sampler(lo: u64, hi: u32) -> i32 {
+    let v0 = (lo as u32) & 0xFF_FFFF;
+    let v1 = ((lo >> 24) as u32) & 0xFF_FFFF;
+    let v2 = ((lo >> 48) as u32) | (hi << 16);
+    let mut z = 0u32;
+    for i in 0..RCDT_LANES {
+        let mut cc = v0.wrapping_sub(RCDT_ROWS[2][i]) >> 31;
+        cc = v1.wrapping_sub(RCDT_ROWS[1][i]).wrapping_sub(cc) >> 31;
+        cc = v2.wrapping_sub(RCDT_ROWS[0][i]).wrapping_sub(cc) >> 31;
+        z += cc;
+    }
+    z as i32
+}
+
+/// Falcon spec v1.2, Algorithm 14: BerExp, lines 1 to 3: for x >= 0, the 64-bit threshold
+/// (2 ApproxExp(r, ccs) - 1) >> s, about 2^64 ccs exp(-x), that BerExp compares a uniform
+/// 64-bit value with (x = s ln 2 + r); ApproxExp (Algorithm 13) is [`Fpr::expm_p63`].
+#[inline(always)]
+fn ber_threshold(x: Fpr, ccs: Fpr) -> u64 {
+    // x = s ln 2 + r with 0 <= r < ln 2; s saturated at 63.
+    let s = x.mul(Fpr::INV_LOG2).trunc() as i32;
+    let r = x.sub(Fpr::of(i64::from(s)).mul(Fpr::LOG2));
+    let mut sw = s as u32;
+    sw ^= (sw ^ 63) & 0u32.wrapping_sub(63u32.wrapping_sub(sw) >> 31);
+    ((r.expm_p63(ccs) << 1).wrapping_sub(1)) >> sw
+}
+
+/// Falcon spec v1.2, Algorithm 14: BerExp, lines 4 to 8: the lazy byte-wise comparison of a
+/// uniform 64-bit value, drawn one byte at a time from `next` (most significant first), with
+/// the threshold `t`: whether the value is below `t`. It draws one byte, unless the first
+/// bytes equal those of `t`.
+#[inline(always)]
+fn ber_compare(t: u64, mut next: impl FnMut() -> u32) -> bool {
+    let mut i = 64;
+    loop {
+        i -= 8;
+        let w = next().wrapping_sub(((t >> i) as u32) & 0xFF);
+        if w != 0 || i == 0 {
+            return (w >> 31) != 0;
+        }
+    }
+}
+
+/// Falcon spec v1.2, Algorithm 15: SamplerZ, lines 3 to 5 (one trial before its BerExp):
+/// from the base sampler's 72-bit value lo + 2^64 hi and the sign byte, the candidate z and
+/// BerExp's threshold ([`ber_threshold`]) for x = (z - r)^2 / (2 sigma^2) - z0^2 / (2 sigma0^2).
+#[inline(always)]
+fn trial(lo: u64, hi: u32, sign: u32, r: Fpr, dss: Fpr, ccs: Fpr) -> (i32, u64) {
+    let z0 = base_sampler(lo, hi);
+    let b = (sign & 1) as i32;
+    let z = b + ((b << 1) - 1) * z0;
+    let x = Fpr::of(i64::from(z)).sub(r).sqr().mul(dss);
+    let x = x.sub(Fpr::of(i64::from(z0 * z0)).mul(Fpr::INV_2SQRSIGMA0));
+    (z, ber_threshold(x, ccs))
+}
+
+/// The sampler's context: the PRNG and sigma_min of the parameter set.
+pub(crate) struct Sampler {
+    pub(crate) prng: Prng,
+    pub(crate) sigma_min: Fpr,
+}
+
+impl Sampler {
+    /// Falcon spec v1.2, Algorithm 15: SamplerZ(mu, sigma), given isigma = 1/sigma (the tree
+    /// leaves store 1/sigma). Returns an integer drawn from the discrete Gaussian of centre mu and
+    /// standard deviation sigma (sigma_min <= sigma <= sigma_max).
+    pub(crate) fn sample(&mut self, mu: Fpr, isigma: Fpr) -> i64 {
+        let s = mu.floor();
+        let r = mu.sub(Fpr::of(s));
+        let dss = isigma.sqr().half();
+        let ccs = isigma.mul(self.sigma_min);
+        loop {
+            let lo = self.prng.next_u64();
+            let hi = self.prng.next_u8();
+            let sign = self.prng.next_u8();
+            let (z, t) = trial(lo, hi, sign, r, dss, ccs);
+            if ber_compare(t, || self.prng.next_u8()) {
+                return s + i64::from(z);
+            }
+        }
+    }
+}
