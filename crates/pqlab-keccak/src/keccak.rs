@@ -1,4 +1,12 @@
 //! The Keccak-f[1600] permutation (FIPS 202, Section 3.3 and Algorithm 7).
+//!
+//! One portable body ([`permute`]), compiled twice: as [`keccak_f1600_portable`] for every
+//! target, and on x86-64 with BMI2 (`rorx`, a rotation that keeps its source, so fewer register
+//! copies) in the twin module `bmi2.rs`. [`keccak_f1600`] runs the BMI2 build when the selected
+//! back end is AVX2 or AVX-512 (both imply BMI2), else the portable one.
+
+#[cfg(target_arch = "x86_64")]
+mod bmi2;
 
 /// Round constants RC\[i_r\] of the iota step (FIPS 202, Algorithm 6), for the 24 rounds.
 pub(crate) const RC: [u64; 24] = [
@@ -37,7 +45,7 @@ pub fn round_constants_bytes() -> usize {
 /// overview, Section 2.2): A\[1\], A\[2\], A\[8\], A\[12\], A\[17\], A\[20\]. With them stored as
 /// their complements, chi needs one NOT per row instead of five.
 #[inline(always)]
-fn complement(a: &mut [u64; 25]) {
+pub(crate) fn complement(a: &mut [u64; 25]) {
     for i in [1, 2, 8, 12, 17, 20] {
         a[i] = !a[i];
     }
@@ -52,7 +60,7 @@ fn complement(a: &mut [u64; 25]) {
 /// rotated lanes are alive at a time. Every index is a constant, so the compiler keeps both
 /// states in registers (or spills it chooses) instead of memory.
 #[inline(always)]
-fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
+pub(crate) fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
     // theta (Algorithm 1): C[x] = parity of column x; D[x] = C[x-1] ^ rot(C[x+1], 1).
     let c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
     let c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
@@ -130,8 +138,28 @@ fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
-/// Two rounds per loop iteration, `a -> e -> a`, both states in locals (see [`round`]).
+/// Runs the BMI2 build of the permutation when the selected back end
+/// ([`pqlab_backend::selected`]) is AVX2 or AVX-512, else [`keccak_f1600_portable`]; both give
+/// the same result.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = bmi2::Bmi2::selected() {
+        cpu.keccak_f1600(a);
+        return;
+    }
+    keccak_f1600_portable(a);
+}
+
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\], the portable build (every
+/// target; the reference of the SIMD twins).
+pub(crate) fn keccak_f1600_portable(a: &mut [u64; 25]) {
+    permute(a);
+}
+
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the body shared by every build. Two rounds per
+/// loop iteration, `a -> e -> a`, both states in locals (see [`round`]).
+#[inline(always)]
+pub(crate) fn permute(a: &mut [u64; 25]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Keccak);
     let mut s = *a;
     complement(&mut s);
@@ -146,7 +174,7 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
 
 #[cfg(test)]
 mod tests {
-    use super::keccak_f1600;
+    use super::{keccak_f1600, keccak_f1600_portable};
 
     #[test]
     fn zero_state_matches_known_answer() {
@@ -158,5 +186,39 @@ mod tests {
         assert_eq!(a[24], 0xEAF1_FF7B_5CEC_A249);
         keccak_f1600(&mut a);
         assert_eq!(a[0], 0x2D5C_954D_F96E_CB3C);
+    }
+
+    #[test]
+    fn every_build_equals_the_portable_permutation() {
+        // Random states (a fixed xorshift stream); the selected build (BMI2 under AVX2 or
+        // AVX-512) and, where the CPU has BMI2, the BMI2 build itself.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut bmi2_cases = 0;
+        for _ in 0..200 {
+            let s: [u64; 25] = core::array::from_fn(|_| next());
+            let mut want = s;
+            keccak_f1600_portable(&mut want);
+            let mut got = s;
+            keccak_f1600(&mut got);
+            assert_eq!(got, want);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(cpu) = super::bmi2::Bmi2::detect() {
+                let mut got = s;
+                cpu.keccak_f1600(&mut got);
+                assert_eq!(got, want);
+                bmi2_cases += 1;
+            }
+        }
+        std::eprintln!("BMI2 Keccak-f[1600]: {bmi2_cases} states");
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("avx2") {
+            assert!(bmi2_cases > 0, "the CPU has BMI2 but no BMI2 case ran");
+        }
     }
 }

@@ -6,7 +6,8 @@
 //! * [`Shake128`], [`Shake256`]: extendable-output functions (FIPS 202, Section 6.2), with incremental
 //!   [`Shake::absorb`] and, after [`Shake::finalize`], incremental [`ShakeReader::squeeze`].
 //! * [`Shake128X`], [`Shake256X`] ([`ShakeX`]): up to eight SHAKE instances with inputs of equal
-//!   length side by side, on the portable, AVX2 (4-way) or AVX-512 (8-way) permutation.
+//!   length side by side, on the portable, AVX2 (4-way) or AVX-512 (8-way) permutation;
+//!   [`ShakeMix`]: the same with SHAKE128 and SHAKE256 lanes mixed, for short inputs.
 //!
 //! `no_std`, no allocation; every state is zeroized on drop.
 #![no_std]
@@ -19,7 +20,7 @@ mod multi;
 mod sponge;
 
 pub use keccak::{keccak_f1600, round_constants_bytes};
-pub use multi::{Shake128X, Shake256X, ShakeX, lane_batches};
+pub use multi::{Shake128X, Shake256X, ShakeMix, ShakeX, Xof, lane_batches};
 
 use sponge::Sponge;
 use zeroize::ZeroizeOnDrop;

@@ -148,3 +148,74 @@ fn squeezing_into_fewer_or_more_blocks_than_lanes() {
         assert!(many[5..].iter().all(|b| b.iter().all(|&v| v == 0xAA)));
     }
 }
+
+#[test]
+fn mixed_lanes_equal_one_lane_on_every_backend() {
+    use pqlab_keccak::{ShakeMix, Xof};
+    let mut rng = StdRng::seed_from_u64(0x004d_4958_4544);
+    let mut ran = [0usize; 3];
+    for backend in pqlab_backend::available() {
+        for case in 0..200 {
+            let lanes = 1 + case % 8;
+            let xofs: Vec<Xof> = (0..lanes)
+                .map(|_| {
+                    if rng.next_u32() & 1 == 0 {
+                        Xof::Shake128
+                    } else {
+                        Xof::Shake256
+                    }
+                })
+                .collect();
+            let inputs: Vec<Vec<u8>> = xofs
+                .iter()
+                .map(|x| {
+                    let mut v = vec![0u8; rng.next_u32() as usize % x.rate()];
+                    rng.fill_bytes(&mut v);
+                    v
+                })
+                .collect();
+            let refs: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+            let expected: Vec<Vec<u8>> = inputs
+                .iter()
+                .zip(&xofs)
+                .map(|(m, x)| match x {
+                    Xof::Shake128 => one_lane::<168>(m, 4),
+                    Xof::Shake256 => one_lane::<136>(m, 4),
+                })
+                .collect();
+            let mut x = ShakeMix::new(backend, &refs, &xofs).unwrap();
+            let mut out = vec![[0u8; 168]; lanes];
+            for k in 0..4 {
+                // Drop trailing lanes now and then, as ML-KEM does once its PRF lanes are done.
+                if k > 0 && rng.next_u32() % 3 == 0 {
+                    x.truncate(1 + rng.next_u32() as usize % x.lanes());
+                }
+                x.squeeze_blocks(&mut out);
+                for l in 0..x.lanes() {
+                    let r = xofs[l].rate();
+                    assert_eq!(
+                        &out[l][..r],
+                        &expected[l][k * r..(k + 1) * r],
+                        "{backend}, {lanes} lanes, lane {l} ({:?}), block {k}",
+                        xofs[l]
+                    );
+                }
+            }
+            ran[backend as usize] += 1;
+        }
+    }
+    for backend in Backend::ALL {
+        eprintln!("mixed SHAKE: {backend}: {} cases", ran[backend as usize]);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl") {
+        assert!(ran[Backend::Avx512 as usize] > 0);
+    }
+    // Bad inputs are refused, never a panic.
+    let long = [0u8; 136];
+    assert!(ShakeMix::new(Backend::Portable, &[&long], &[Xof::Shake256]).is_none());
+    assert!(ShakeMix::new(Backend::Portable, &[&long], &[Xof::Shake128]).is_some());
+    assert!(ShakeMix::new(Backend::Portable, &[], &[]).is_none());
+    assert!(ShakeMix::new(Backend::Portable, &[&long], &[]).is_none());
+    assert!(ShakeMix::new(Backend::Portable, &[&long[..1]; 9], &[Xof::Shake128; 9]).is_none());
+}

@@ -11,7 +11,7 @@ use crate::backend::Ops;
 use crate::hash::g;
 use crate::params::{MAX_K, ParameterSet};
 use crate::poly::{Poly, inner_product_ntt};
-use crate::sample::{sample_matrix, sample_poly_cbd_prf};
+use crate::sample::{sample_key_gen, sample_matrix, sample_poly_cbd_prf};
 
 /// A decoded K-PKE encryption key ek_PKE = ByteEncode12(t_hat) || rho, with A_hat expanded.
 /// Public data, sized for its parameter set.
@@ -87,33 +87,37 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
 ) {
     // (rho, sigma) = G(d || k)
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
-    // s and e: 2k polynomials from PRF_eta1(sigma, 0..2k), run side by side.
-    let mut se = [Poly::ZERO; 2 * MAX_K];
-    let etas = [P::ETA1; 2 * MAX_K];
-    sample_poly_cbd_prf::<B>(&sigma, 0, &etas[..2 * P::K], &mut se[..2 * P::K]);
+    // A_hat (SampleNTT(rho || j || i)) and s, e (SamplePolyCBD_eta1(PRF_eta1(sigma, 0..2k))):
+    // their streams side by side in shared Keccak lanes; s straight into s_hat, e beside it.
+    let mut e_hat = P::VecK::ZERO;
+    let s_hat = &mut s_hat[..P::K];
+    ek.rho = rho;
+    sample_key_gen::<B>(
+        &rho,
+        &sigma,
+        P::K,
+        P::ETA1,
+        ek.a_hat.as_mut(),
+        s_hat,
+        e_hat.as_mut(),
+    );
     sigma.zeroize();
-    let (s, e_hat) = se.split_at_mut(P::K);
-    let e_hat = &mut e_hat[..P::K];
-    for p in s.iter_mut().chain(e_hat.iter_mut()) {
+    for p in s_hat.iter_mut().chain(e_hat.as_mut().iter_mut()) {
         p.ntt::<B>();
     }
-    s_hat[..P::K].copy_from_slice(s);
 
-    ek.expand::<B>(&rho);
     // t_hat = A_hat o s_hat + e_hat
-    for i in 0..P::K {
-        let mut t = inner_product_ntt::<B>(ek.row(i).iter(), &s_hat[..P::K]);
+    for (i, e) in e_hat.as_ref().iter().enumerate() {
+        let mut t = inner_product_ntt::<B>(ek.row(i).iter(), s_hat);
         // The product carries a factor 2^-16; multiplying by 2^32 with one more Montgomery
         // reduction cancels it.
         t.tomont::<B>();
-        t.add_assign(&e_hat[i]);
+        t.add_assign(e);
         t.freeze::<B>();
         ek.t_hat.as_mut()[i] = t;
     }
-    for p in se.iter_mut().take(2 * P::K) {
-        p.zeroize();
-    }
-    for s in s_hat.iter_mut().take(P::K) {
+    e_hat.zeroize();
+    for s in s_hat.iter_mut() {
         s.freeze::<B>();
     }
 }
@@ -131,7 +135,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     let mut etas = [P::ETA2; 2 * MAX_K + 1];
     etas[..k].fill(P::ETA1);
     let mut ye = [Poly::ZERO; 2 * MAX_K + 1];
-    sample_poly_cbd_prf::<B>(r, 0, &etas[..2 * k + 1], &mut ye[..2 * k + 1]);
+    sample_poly_cbd_prf::<B>(r, 0, &etas[..2 * k + 1], &mut ye[..2 * k + 1], &mut []);
     // y, e1 and e2 stay where they were sampled (y transformed in place).
     let (y_hat, rest) = ye.split_at_mut(k);
     let (e1, rest) = rest.split_at_mut(k);

@@ -4,7 +4,7 @@
 use pqlab_arith::wipe::wipe;
 #[cfg(test)]
 use pqlab_keccak::Shake128;
-use pqlab_keccak::{Shake128X, Shake256X, lane_batches};
+use pqlab_keccak::{Shake128X, Shake256X, ShakeMix, Xof, lane_batches};
 
 use crate::backend::Ops;
 use crate::params::N;
@@ -62,36 +62,130 @@ pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [Poly]
     }
 }
 
+/// Key generation's sampling in one pass (FIPS 203, Algorithm 13 lines 3 to 7, 9 and 13):
+/// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) into `a_hat[i k + j]`, and
+/// SamplePolyCBD_eta1(PRF_eta1(sigma, N)) for N = 0..2k into `s[N]` (N < k) and `e[N - k]`.
+/// The k^2 SHAKE128 and 2k SHAKE256 streams share the Keccak lanes ([`ShakeMix`]): the streams,
+/// matrix first, are cut into batches of [`lane_batches`]; in each batch a lane leaves once its
+/// output is complete, and the trailing lanes that have left stop being permuted (so with
+/// AVX-512 the PRF's lanes ride along in the 8-way permutation of the matrix's first blocks,
+/// which then goes on 4-way). Outputs equal [`sample_matrix`] and [`sample_poly_cbd_prf`].
+/// The matrix is public; the PRF lanes and their buffers are secret and wiped.
+pub(crate) fn sample_key_gen<B: Ops>(
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    k: usize,
+    eta1: usize,
+    a_hat: &mut [Poly],
+    s: &mut [Poly],
+    e: &mut [Poly],
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let total = k * k + 2 * k;
+    // 64 eta1 <= 192 bytes of each PRF stream.
+    let need = 64 * eta1;
+    for (start, n) in lane_batches(B::BACKEND, total) {
+        let mut seeds = [[0u8; 34]; 8];
+        let mut lens = [34usize; 8];
+        let mut xofs = [Xof::Shake128; 8];
+        for t in 0..n {
+            let m = start + t;
+            if m < k * k {
+                seeds[t][..32].copy_from_slice(rho);
+                seeds[t][32] = (m % k) as u8;
+                seeds[t][33] = (m / k) as u8;
+            } else {
+                seeds[t][..32].copy_from_slice(sigma);
+                seeds[t][32] = (m - k * k) as u8;
+                lens[t] = 33;
+                xofs[t] = Xof::Shake256;
+            }
+        }
+        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..lens[t]]);
+        let Some(mut xof) = ShakeMix::new(B::BACKEND, &inputs[..n], &xofs[..n]) else {
+            return;
+        };
+        let mut blocks = [[0u8; ShakeMix::MAX_RATE]; 8];
+        // Matrix lanes: coefficients written; PRF lanes: bytes gathered in `prf`.
+        let mut filled = [0usize; 8];
+        let mut prf = [[0u8; 192]; 8];
+        let mut lanes = n;
+        while lanes > 0 {
+            xof.squeeze_blocks(&mut blocks[..lanes]);
+            for t in 0..lanes {
+                let m = start + t;
+                let f = filled[t];
+                if m < k * k {
+                    if f < N {
+                        filled[t] += B::rej_uniform(&blocks[t][..168], &mut a_hat[m].0[f..]);
+                    }
+                } else if f < need {
+                    let take = (need - f).min(136);
+                    prf[t][f..f + take].copy_from_slice(&blocks[t][..take]);
+                    filled[t] += take;
+                    if filled[t] == need {
+                        let c = m - k * k;
+                        let out = if c < k { &mut s[c] } else { &mut e[c - k] };
+                        B::sample_poly_cbd(eta1, &prf[t][..need], &mut out.0);
+                    }
+                }
+            }
+            // Lanes after the last unfinished one stop.
+            let done = |t: usize| filled[t] >= if start + t < k * k { N } else { need };
+            while lanes > 0 && done(lanes - 1) {
+                lanes -= 1;
+            }
+            xof.truncate(lanes);
+        }
+        wipe(seeds.as_flattened_mut());
+        wipe(prf.as_flattened_mut());
+        wipe(blocks.as_flattened_mut());
+    }
+}
+
 /// SamplePolyCBD_eta\[i\](PRF_eta\[i\](s, b0 + i)) into `out[i]` for every i (FIPS 203,
 /// Algorithm 13 lines 9 and 13, Algorithm 14 lines 10, 14 and 17; PRF is equation 4.3): the
-/// SHAKE256 streams run in Keccak lanes side by side. `etas` and `out` have the same length,
-/// at most 2 MAX_K + 1.
-pub(crate) fn sample_poly_cbd_prf<B: Ops>(s: &[u8; 32], b0: u8, etas: &[usize], out: &mut [Poly]) {
+/// SHAKE256 streams run in Keccak lanes side by side. `out` is `first` followed by `second`
+/// (two slices, so that key generation samples s straight into the key and e beside it);
+/// `etas` has one entry per output, at most 2 MAX_K + 1 in all.
+pub(crate) fn sample_poly_cbd_prf<B: Ops>(
+    s: &[u8; 32],
+    b0: u8,
+    etas: &[usize],
+    first: &mut [Poly],
+    second: &mut [Poly],
+) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let total = etas.len().min(out.len());
-    for (first, n) in lane_batches(B::BACKEND, total) {
+    let total = etas.len().min(first.len() + second.len());
+    for (start, n) in lane_batches(B::BACKEND, total) {
         let mut seeds = [[0u8; 33]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             seed[..32].copy_from_slice(s);
-            seed[32] = b0.wrapping_add((first + t) as u8);
+            seed[32] = b0.wrapping_add((start + t) as u8);
         }
         let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
         let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
         // 64 eta <= 192 bytes: two blocks of 136.
         let mut blocks = [[[0u8; 136]; 8]; 2];
         xof.squeeze_blocks(&mut blocks[0][..n]);
-        if etas[first..first + n].iter().any(|&e| 64 * e > 136) {
+        if etas[start..start + n].iter().any(|&e| 64 * e > 136) {
             xof.squeeze_blocks(&mut blocks[1][..n]);
         }
         for t in 0..n {
-            let eta = etas[first + t];
+            let i = start + t;
+            let eta = etas[i];
+            let f = if i < first.len() {
+                &mut first[i].0
+            } else {
+                &mut second[i - first.len()].0
+            };
             if 64 * eta <= 136 {
-                B::sample_poly_cbd(eta, &blocks[0][t][..64 * eta], &mut out[first + t].0);
+                B::sample_poly_cbd(eta, &blocks[0][t][..64 * eta], f);
             } else {
                 let mut buf = [0u8; 272];
                 buf[..136].copy_from_slice(&blocks[0][t]);
                 buf[136..].copy_from_slice(&blocks[1][t]);
-                B::sample_poly_cbd(eta, &buf[..64 * eta], &mut out[first + t].0);
+                B::sample_poly_cbd(eta, &buf[..64 * eta], f);
                 wipe(&mut buf);
             }
         }
@@ -128,7 +222,7 @@ mod tests {
                 assert_eq!(f.0, literal_cbd(eta, &b[..64 * eta]));
                 assert!(f.0.iter().all(|c| c.unsigned_abs() as usize <= eta));
                 let mut g = [Poly::ZERO];
-                sample_poly_cbd_prf::<Portable>(&[seed; 32], eta as u8, &[eta], &mut g);
+                sample_poly_cbd_prf::<Portable>(&[seed; 32], eta as u8, &[eta], &mut g, &mut []);
                 assert_eq!(g[0], f);
             }
             let ones = [0xffu8; 192];
@@ -155,7 +249,8 @@ mod tests {
         }
         let etas = [3, 3, 2, 2, 2, 2, 2, 2, 2];
         let mut out = [Poly::ZERO; 9];
-        sample_poly_cbd_prf::<Portable>(&[4u8; 32], 3, &etas, &mut out);
+        let (head, tail) = out.split_at_mut(4);
+        sample_poly_cbd_prf::<Portable>(&[4u8; 32], 3, &etas, head, tail);
         for (i, (&eta, p)) in etas.iter().zip(&out).enumerate() {
             let mut b = [0u8; 192];
             prf(&[4u8; 32], 3 + i as u8, &mut b[..64 * eta]);
@@ -163,6 +258,45 @@ mod tests {
             Portable::sample_poly_cbd(eta, &b[..64 * eta], &mut f.0);
             assert_eq!(*p, f);
         }
+    }
+
+    /// [`sample_key_gen`] on `B` against the separate samplers on the portable back end; returns
+    /// the cases compared.
+    fn key_gen_sampling_case<B: Ops>() -> usize {
+        let mut cases = 0;
+        for (k, eta1) in [(2usize, 3usize), (3, 2), (4, 2)] {
+            for seed in 0..4u8 {
+                let (rho, sigma) = ([k as u8 ^ seed; 32], [0x40 + k as u8 + seed; 32]);
+                let mut a = [Poly::ZERO; MAX_K * MAX_K];
+                let mut se = [Poly::ZERO; 2 * MAX_K];
+                let (s, e) = se.split_at_mut(k);
+                sample_key_gen::<B>(&rho, &sigma, k, eta1, &mut a[..k * k], s, &mut e[..k]);
+                let mut a_ref = [Poly::ZERO; MAX_K * MAX_K];
+                sample_matrix::<Portable>(&rho, k, &mut a_ref[..k * k]);
+                let mut se_ref = [Poly::ZERO; 2 * MAX_K];
+                let etas = [eta1; 2 * MAX_K];
+                sample_poly_cbd_prf::<Portable>(
+                    &sigma,
+                    0,
+                    &etas[..2 * k],
+                    &mut se_ref[..2 * k],
+                    &mut [],
+                );
+                assert_eq!(a[..k * k], a_ref[..k * k], "k = {k}: A_hat");
+                assert_eq!(se[..2 * k], se_ref[..2 * k], "k = {k}: s, e");
+                cases += 1;
+            }
+        }
+        cases
+    }
+
+    #[test]
+    fn key_gen_sampling_equals_the_separate_samplers() {
+        pqlab_testutil::backends::each_available(
+            "ML-KEM key generation sampling",
+            12,
+            |b| crate::backend::dispatch!(on b, B => key_gen_sampling_case::<B>()),
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use zeroize::Zeroize;
 
 use super::Interleaved;
-use crate::keccak::keccak_f1600;
+use crate::keccak::keccak_f1600_portable as keccak_f1600;
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on instances `first..first + count` of `state`
 /// (clamped to the eight instances), one at a time: gather the instance's 25 lanes, permute,

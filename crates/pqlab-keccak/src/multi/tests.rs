@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 
 use super::{Interleaved, portable};
-use crate::keccak::keccak_f1600;
+use crate::keccak::keccak_f1600_portable as keccak_f1600;
 
 fn random_state(rng: &mut StdRng) -> Interleaved {
     let mut s = Interleaved::ZERO;
