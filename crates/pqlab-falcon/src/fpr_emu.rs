@@ -1,16 +1,30 @@
 //! The emulated back end of [`Fpr`] (feature `fpr-emu`): IEEE-754 binary64 with
 //! round-to-nearest-even computed with integer operations only, for targets whose FPU is
-//! missing or not strict (the reference implementation's `fpr.c` emulation plays the same role).
+//! missing or not strict (the reference implementation's `fpr.c` emulation plays the same role;
+//! the formulation here is written for 32-bit cores such as the Cortex-M4).
 //!
 //! Values are the binary64 bit patterns. Results equal the native back end for every normal
-//! operand; as in the reference emulation, subnormal results are flushed to zero and infinities
-//! and NaNs are not handled (Falcon never produces them). Every operation runs a fixed sequence
-//! of integer instructions (masks instead of branches; the division and square root run a fixed
-//! number of steps), so timing does not depend on the values.
+//! operand and result, signed zeros included; as in the reference emulation, results below the
+//! normal range are flushed to (signed) zero, subnormal operands are read as zero, and
+//! infinities and NaNs are not handled (Falcon never produces them).
+//!
+//! Constant time: every operation runs a fixed sequence of integer instructions (masks instead
+//! of branches, shifts by register, `leading_zeros`, which is CLZ on the Cortex-M4 and BSR or
+//! LZCNT on x86-64); the reciprocal and the square root use multiplications only (no division
+//! instruction, whose timing depends on the operands on the Cortex-M4).
+//!
+//! Cost on 32-bit cores: mantissas are multiplied as 32-bit limbs (UMULL, no 64 x 64 -> 128
+//! library call); the reciprocal and the square root are Newton iterations on 32-bit words
+//! followed by an exact remainder in wrapping 64-bit arithmetic and a fixed number of masked
+//! corrections (see `fpr_emu_inv.rs` and `fpr_emu_sqrt.rs`).
 
 use zeroize::Zeroize;
 
+#[path = "fpr_emu_inv.rs"]
+mod inv;
+
 const MANT: u64 = 0x000F_FFFF_FFFF_FFFF;
+const IMPLICIT: u64 = 1 << 52;
 const SIGN: u64 = 0x8000_0000_0000_0000;
 
 /// A binary64 floating-point value, as its bit pattern.
@@ -24,40 +38,106 @@ fn mask(c: bool) -> u64 {
     0u64.wrapping_sub(u64::from(c))
 }
 
-/// The unbiased exponent field and the 53-bit mantissa with its implicit bit (0 for zero and
-/// subnormals, which are treated as zero).
+/// All ones when the 11-bit biased exponent `e` is non-zero (the value is not zero).
 #[inline(always)]
-fn unpack(x: u64) -> (i32, u64) {
-    let e = ((x >> 52) & 0x7FF) as i32;
-    let m = ((x & MANT) | (1u64 << 52)) & mask(e != 0);
-    (e, m)
+fn nonzero_exp(e: u32) -> u64 {
+    0u64.wrapping_sub(u64::from((e + 0x7FF) >> 11))
 }
 
-/// The binary64 nearest to (-1)^s m 2^e (ties to even), for any m (its lowest bit may be a
-/// sticky bit standing for non-zero bits below it). Results below the normal range are zero.
+/// The biased exponent field of the bits `x`.
 #[inline(always)]
-fn round_pack(s: u64, e: i32, m: u64) -> u64 {
-    let nz = mask(m != 0);
-    let lz = (m | 1).leading_zeros() as i32;
-    // Bring the top bit to position 54 (53 mantissa bits and 2 extra bits).
-    let left = (lz - 9).max(0) as u32;
-    let right = (9 - lz).max(0) as u32;
-    let lost = m & ((1u64 << right) - 1);
-    let mut mm = ((m << left) >> right) | u64::from(lost != 0);
-    let mut ee = e - left as i32 + right as i32;
-    // Round to nearest even on the two extra bits (the lower one is sticky).
-    let low = mm & 3;
-    mm >>= 2;
-    let up = (low >> 1) & ((low & 1) | (mm & 1));
-    mm += up;
-    // A carry out of 53 bits moves into the exponent.
-    let carry = mm >> 53;
-    mm >>= carry;
-    ee += carry as i32;
-    let be = ee + 2 + 52 + 1023;
-    let ok = nz & mask(be > 0);
-    let be = (be.max(0) as u64) & 0x7FF;
-    ((s << 63) | (be << 52) | (mm & MANT)) & ok
+fn exp_of(x: u64) -> u32 {
+    (x >> 52) as u32 & 0x7FF
+}
+
+/// 1 when the 64-bit value `x & m` is non-zero, for a mask `m = 2^k - 1` with k < 64.
+#[inline(always)]
+fn sticky(x: u64, m: u64) -> u64 {
+    ((x & m) + m) >> m.count_ones()
+}
+
+/// The binary64 (-1)^s z 2^(be - 1077) rounded to nearest even, for z in \[2^54, 2^55): 53
+/// mantissa bits, a round bit and a sticky bit (the lowest). `be` is the biased exponent of the
+/// result before rounding; rounding up may carry into it (the mantissa is added to the
+/// exponent field). A result below the normal range (be <= 0) is flushed to (-1)^s 0.
+#[inline(always)]
+fn pack(s: u64, be: i32, z: u64) -> u64 {
+    // All ones when be > 0 (else the exponent bits are garbage, masked).
+    let ok = i64::from((-be) >> 31) as u64;
+    let e = u64::from((be - 1) as u32);
+    // Round up when the round bit is set and the sticky or the last kept bit is (the low
+    // three bits 011, 110 or 111: bits 3, 6 and 7 of 0xC8).
+    let up = (0xC8 >> (z & 7)) & 1;
+    (s << 63) | ((e << 52).wrapping_add(z >> 2).wrapping_add(up) & ok)
+}
+
+/// The top bits of the product of two mantissas in \[2^52, 2^53): (mx my) >> 50 with a sticky
+/// lowest bit, in \[2^54, 2^56). One 64 x 64 -> 128 multiplication (64-bit targets).
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
+#[inline(always)]
+fn mant_mul_wide(mx: u64, my: u64) -> u64 {
+    let p = u128::from(mx) * u128::from(my);
+    let lo = p as u64;
+    ((p >> 50) as u64) | sticky(lo, (1 << 50) - 1)
+}
+
+/// As [`mant_mul_wide`], with four 32 x 32 -> 64 products (UMULL on 32-bit cores, where a
+/// 128-bit product is a library call).
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+#[inline(always)]
+fn mant_mul_limbs(mx: u64, my: u64) -> u64 {
+    let (xl, xh) = (u64::from(mx as u32), mx >> 32);
+    let (yl, yh) = (u64::from(my as u32), my >> 32);
+    let ll = xl * yl;
+    let lh = xl * yh;
+    let hl = xh * yl;
+    let hh = xh * yh;
+    // The product is hh 2^64 + (lh + hl) 2^32 + ll: bits 32..63 in `mid`'s low half.
+    let mid = (ll >> 32) + (lh & 0xFFFF_FFFF) + (hl & 0xFFFF_FFFF);
+    let top = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    let w1 = mid as u32;
+    let w0 = ll as u32;
+    // Bits 50.. of the product; bits 0..49 are w0 and the low 18 bits of w1.
+    let lost = (w1 & 0x3_FFFF) | w0;
+    (top << 14) | u64::from(w1 >> 18) | u64::from((lost | lost.wrapping_neg()) >> 31)
+}
+
+/// m >> d with a sticky lowest bit (set when a non-zero bit was shifted out), for m < 2^63;
+/// beyond 127 bits the (then far below rounding) sticky bit is dropped. One 128-bit shift
+/// (64-bit targets; the 128-bit type also keeps the compiler from vectorizing loops of
+/// additions with emulated 64-bit lanes, which is slower on x86-64).
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
+#[inline(always)]
+fn align_wide(m: u64, d: u32) -> u64 {
+    let w = (u128::from(m) << 64) >> d.min(127);
+    let lo = w as u64;
+    ((w >> 64) as u64) | u64::from(lo != 0)
+}
+
+/// As [`align_wide`] with 64-bit words only (32-bit targets): beyond 63 bits y is dropped (it
+/// is then below a 2^-10 fraction of x's last bit and cannot change the rounding).
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+#[inline(always)]
+fn align_narrow(m: u64, d: u32) -> u64 {
+    let m = m & (i64::from((d as i32 - 64) >> 31) as u64);
+    let d = d & 63;
+    let low = (1u64 << d) - 1;
+    (m | ((m & low) + low)) >> d
+}
+
+#[cfg(target_pointer_width = "64")]
+use {align_wide as align, mant_mul_wide as mant_mul};
+
+#[cfg(not(target_pointer_width = "64"))]
+use {align_narrow as align, mant_mul_limbs as mant_mul};
+
+/// Normalizes a non-zero z < 2^64 to \[2^54, 2^55) with a sticky lowest bit; returns it and
+/// 63 - (the index of z's top bit). For z = 0 the result is 0 (and the count 64).
+#[inline(always)]
+fn normalize(z: u64) -> (u64, i32) {
+    let lz = z.leading_zeros();
+    let z = z << (lz & 63);
+    ((z >> 9) | sticky(z, 0x1FF), lz as i32)
 }
 
 // The method names follow the reference's `fpr_add`, `fpr_mul`, ...; `fpr.rs` implements the
@@ -76,35 +156,43 @@ impl Fpr {
         self.0
     }
 
-    /// The integer i as a floating-point value (exact for |i| < 2^53).
-    #[inline(always)]
+    /// The integer i as a floating-point value (exact for |i| < 2^53, rounded to nearest even
+    /// above).
+    #[inline(never)]
     pub fn of(i: i64) -> Fpr {
         let s = (i as u64) >> 63;
-        Fpr(round_pack(s, 0, i.unsigned_abs()))
+        let a = i.unsigned_abs();
+        // a = z 2^(9 - lz) after normalization.
+        let (z, lz) = normalize(a);
+        Fpr(pack(s, 1086 - lz, z) & !mask(a == 0))
     }
 
     /// a + b.
+    #[inline(never)]
     pub fn add(self, b: Fpr) -> Fpr {
         let (x, y) = (self.0, b.0);
-        // Order so that |x| >= |y| (on equal magnitudes, x positive: (-a) + a = +0).
-        let ax = x & !SIGN;
-        let ay = y & !SIGN;
-        let swap = mask((ax < ay) | ((ax == ay) & ((x >> 63) == 1)));
+        // Order so that |x| >= |y|; on equal magnitudes x is the positive one, if any, so that
+        // an exact zero gets x's sign: (-a) + a = +0, (-0) + (-0) = -0.
+        let za = (x & !SIGN).wrapping_sub(y & !SIGN) as i64;
+        let swap = (za >> 63) as u64 | (mask(za == 0) & 0u64.wrapping_sub(x >> 63));
         let t = (x ^ y) & swap;
         let (x, y) = (x ^ t, y ^ t);
-        let (ex, mx) = unpack(x);
-        let (ey, my) = unpack(y);
-        // Ten guard bits below the mantissa; align y with a sticky bit.
-        let mx = mx << 10;
-        let my = my << 10;
-        let sh = (ex - ey).min(63) as u32;
-        let lost = my & ((1u64 << sh) - 1);
-        let my = (my >> sh) | u64::from(lost != 0);
-        let diff = mask(((x ^ y) >> 63) == 1);
-        let mz = (mx.wrapping_add(my) & !diff) | (mx.wrapping_sub(my) & diff);
-        // A zero x means both are zero.
-        let r = round_pack(x >> 63, ex - 1075 - 10, mz);
-        Fpr(r & mask(ex != 0) | (y & mask(ex == 0) & !SIGN))
+        let (ex, ey) = (exp_of(x), exp_of(y));
+        let (sx, sy) = (x >> 63, y >> 63);
+        // Mantissas with 10 extra bits below (a zero y contributes nothing; a zero x means both
+        // are zero, and the result is x).
+        let mx = ((x & MANT) | IMPLICIT) << 10;
+        let my = (((y & MANT) | IMPLICIT) & nonzero_exp(ey)) << 10;
+        // Align y with a sticky lowest bit.
+        let my = align(my, ex - ey);
+        // Add, or subtract when the signs differ (no borrow: |x| >= |y|).
+        let neg = 0u64.wrapping_sub(sx ^ sy);
+        let z = mx.wrapping_add(my ^ neg).wrapping_sub(neg);
+        // z = (x + y) 2^(1085 - ex); after normalization z' = (x + y) 2^(1076 - ex + lz). When
+        // x is zero (so is y), z = mx 2^10 and be = ex = 0: flushed to x's signed zero.
+        let (z, lz) = normalize(z);
+        let r = pack(sx, ex as i32 + 1 - lz, z);
+        Fpr((r & !mask(z == 0)) | (sx << 63))
     }
 
     /// a - b.
@@ -114,24 +202,31 @@ impl Fpr {
     }
 
     /// a * b.
+    #[inline(never)]
     pub fn mul(self, b: Fpr) -> Fpr {
-        let (ex, mx) = unpack(self.0);
-        let (ey, my) = unpack(b.0);
-        let s = (self.0 ^ b.0) >> 63;
-        // The product has 105 or 106 bits; keep the top 56 with a sticky bit.
-        let p = u128::from(mx) * u128::from(my);
-        let hi = (p >> 50) as u64;
-        let lost = (p as u64) & ((1u64 << 50) - 1);
-        let m = hi | u64::from(lost != 0);
-        let r = round_pack(s, ex + ey - 2 * 1075 + 50, m);
-        Fpr(r & mask((ex != 0) & (ey != 0)))
+        let (x, y) = (self.0, b.0);
+        let (ex, ey) = (exp_of(x), exp_of(y));
+        let s = (x ^ y) >> 63;
+        let z = mant_mul((x & MANT) | IMPLICIT, (y & MANT) | IMPLICIT);
+        // z = mx my 2^-50 in [2^54, 2^56): bring it to [2^54, 2^55), the dropped bit sticky.
+        let c = z >> 55;
+        let z = (z >> c) | (z & c);
+        // x y = z 2^(ex + ey - 2100 + c); a zero operand (ex ey = 0 < 2^22) takes 4096 off the
+        // exponent, so that the result is flushed to the signed zero.
+        let nz = (ex * ey + 0x3F_FFFF) >> 22;
+        let be = ex as i32 + ey as i32 - 1023 + c as i32 - (((1 - nz) as i32) << 12);
+        Fpr(pack(s, be, z))
     }
 
-    /// a / b (b non-zero): 56 quotient bits by restoring division, then rounding.
+    /// a / b (b non-zero): 56 quotient bits by restoring division, then rounding. Not used by
+    /// key generation or signing (they use [`Fpr::inv`]).
     pub fn div(self, b: Fpr) -> Fpr {
-        let (ex, mx) = unpack(self.0);
-        let (ey, my) = unpack(b.0);
-        let s = (self.0 ^ b.0) >> 63;
+        let (x, y) = (self.0, b.0);
+        let (ex, ey) = (exp_of(x), exp_of(y));
+        let s = (x ^ y) >> 63;
+        let mx = (x & MANT) | IMPLICIT;
+        let my = (y & MANT) | IMPLICIT;
+        // mx / my in (1/2, 2): 56 bits of the quotient, the remainder as a sticky bit.
         let mut r = mx;
         let mut q = 0u64;
         for _ in 0..56 {
@@ -140,9 +235,12 @@ impl Fpr {
             q = (q << 1) | (ge & 1);
             r <<= 1;
         }
-        let m = q | u64::from(r != 0);
-        let res = round_pack(s, ex - ey - 55, m);
-        Fpr(res & mask(ex != 0))
+        // q = (mx / my) 2^55 in [2^54, 2^56); normalize to [2^54, 2^55).
+        let q = q | u64::from(r != 0);
+        let c = q >> 55;
+        let q = (q >> c) | (q & c);
+        let res = pack(s, ex as i32 - ey as i32 + 1022 + c as i32, q);
+        Fpr((res & nonzero_exp(ex)) | (s << 63))
     }
 
     /// -a.
@@ -151,16 +249,19 @@ impl Fpr {
         Fpr(self.0 ^ SIGN)
     }
 
-    /// a / 2.
+    /// a / 2 (exact: the exponent minus one; flushed to zero below the normal range).
     #[inline(always)]
     pub fn half(self) -> Fpr {
-        self.mul(Fpr(0x3FE0_0000_0000_0000))
+        let x = self.0;
+        let big = mask(exp_of(x) > 1);
+        Fpr((x.wrapping_sub(IMPLICIT) & big) | (x & SIGN))
     }
 
-    /// 2 a.
+    /// 2 a (exact: the exponent plus one).
     #[inline(always)]
     pub fn double(self) -> Fpr {
-        self.add(self)
+        let x = self.0;
+        Fpr(x + (IMPLICIT & nonzero_exp(exp_of(x))))
     }
 
     /// a^2.
@@ -169,13 +270,14 @@ impl Fpr {
         self.mul(self)
     }
 
-    /// 1 / a.
-    #[inline(always)]
+    /// 1 / a, correctly rounded (a non-zero).
+    #[inline(never)]
     pub fn inv(self) -> Fpr {
-        Fpr(0x3FF0_0000_0000_0000).div(self)
+        Fpr(inv::recip_bits(self.0))
     }
 
     /// The correctly rounded square root of a non-negative a.
+    #[inline(never)]
     pub fn sqrt(self) -> Fpr {
         Fpr(crate::fpr_emu_sqrt::sqrt_bits(self.0))
     }
@@ -184,22 +286,24 @@ impl Fpr {
     /// the half bit, fraction bits below the half bit non-zero, sign).
     #[inline(always)]
     fn split_int(self) -> (u64, bool, bool, bool, u64) {
-        let (e, m) = unpack(self.0);
-        let s = self.0 >> 63;
-        // a = m 2^(e - 1075); only |a| < 2^63 is supported.
+        let x = self.0;
+        let e = exp_of(x) as i32;
+        let m = ((x & MANT) | IMPLICIT) & nonzero_exp(e as u32);
+        let s = x >> 63;
+        // |a| = m 2^k (only |a| < 2^63 is supported: k <= 10).
         let k = e - 1075;
         let left = k.clamp(0, 63) as u32;
-        let right = (-k).clamp(0, 64) as u32;
-        let wide = u128::from(m) << 64;
-        let shifted = wide >> right;
-        let int = ((shifted >> 64) as u64) << left;
-        let frac = shifted as u64;
+        // r fraction bits (r = 0: none; r >= 64: m is all fraction, below one half).
+        let r = (-k).clamp(0, 64) as u32;
+        let int = ((m >> (r & 63)) & mask(r < 64)) << left;
+        let frac = (m << ((64 - r) & 63)) & mask(r != 0);
         let half = (frac >> 63) == 1;
         let below = (frac << 1) != 0;
         (int, frac != 0, half, below, s)
     }
 
     /// a rounded to the nearest integer, ties to even (|a| < 2^63).
+    #[inline(never)]
     pub fn rint(self) -> i64 {
         let (int, _, half, below, s) = self.split_int();
         let up = u64::from(half & (below | ((int & 1) == 1)));
@@ -209,6 +313,7 @@ impl Fpr {
     }
 
     /// The largest integer not above a (|a| < 2^63).
+    #[inline(never)]
     pub fn floor(self) -> i64 {
         let (int, frac, _, _, s) = self.split_int();
         let v = int as i64;
@@ -217,6 +322,7 @@ impl Fpr {
     }
 
     /// a rounded towards zero (|a| < 2^63).
+    #[inline(never)]
     pub fn trunc(self) -> i64 {
         let (int, _, _, _, s) = self.split_int();
         let v = int as i64;
@@ -232,66 +338,5 @@ impl Zeroize for Fpr {
 }
 
 #[cfg(test)]
-mod tests {
-    extern crate std;
-
-    use super::Fpr;
-
-    fn rnd(s: &mut u64) -> f64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        // Moderate exponents, both signs, and some exact integers and halves.
-        match *s % 5 {
-            0 => ((*s >> 8) % 20001) as f64 - 10000.0,
-            1 => (((*s >> 8) % 4001) as f64 - 2000.0) * 0.5,
-            _ => {
-                let e = 1023 - 40 + ((*s >> 3) % 80);
-                f64::from_bits(((*s >> 63) << 63) | (e << 52) | (*s & 0x000F_FFFF_FFFF_FFFF))
-            }
-        }
-    }
-
-    /// Every operation matches the hardware's binary64 arithmetic bit for bit.
-    #[test]
-    fn matches_native() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..300_000 {
-            let a = rnd(&mut s);
-            let b = rnd(&mut s);
-            let (x, y) = (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()));
-            let chk = |got: Fpr, want: f64, op: &str| {
-                let w = if want == 0.0 { 0 } else { want.to_bits() };
-                let g = if got.to_bits() << 1 == 0 {
-                    0
-                } else {
-                    got.to_bits()
-                };
-                assert_eq!(g, w, "{op}: {a:e} {b:e}");
-            };
-            chk(x.add(y), a + b, "add");
-            chk(x.sub(y), a - b, "sub");
-            chk(x.mul(y), a * b, "mul");
-            if b != 0.0 {
-                chk(x.div(y), a / b, "div");
-            }
-            chk(x.half(), a * 0.5, "half");
-            if a.abs() < 9.0e15 {
-                assert_eq!(x.trunc(), a as i64, "trunc {a}");
-                assert_eq!(x.floor(), a.floor() as i64, "floor {a}");
-                assert_eq!(x.rint(), a.round_ties_even() as i64, "rint {a}");
-            }
-            let i = (a as i64) % (1 << 40);
-            assert_eq!(Fpr::of(i).to_bits(), (i as f64).to_bits(), "of {i}");
-        }
-        assert_eq!(Fpr::from_bits(2.5f64.to_bits()).rint(), 2);
-        assert_eq!(Fpr::from_bits((-2.5f64).to_bits()).rint(), -2);
-        assert_eq!(Fpr::from_bits((-0.5f64).to_bits()).floor(), -1);
-        assert_eq!(
-            Fpr::from_bits(0.0f64.to_bits())
-                .add(Fpr::from_bits(1.5f64.to_bits()))
-                .to_bits(),
-            1.5f64.to_bits()
-        );
-    }
-}
+#[path = "fpr_emu_tests.rs"]
+mod tests;
