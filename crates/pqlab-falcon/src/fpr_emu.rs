@@ -13,6 +13,13 @@
 //! LZCNT on x86-64); the reciprocal and the square root use multiplications only (no division
 //! instruction, whose timing depends on the operands on the Cortex-M4).
 //!
+//! The larger operations (`add`, `mul`, `of`, `inv`, `sqrt`, `rint`, `floor`, `trunc`) are
+//! `#[inline(never)]`, as the reference's `fpr.c` functions are: each is one branch-free body
+//! (checked in the x86-64 and thumbv7em disassembly), out of reach of LLVM's conversion of
+//! conditional moves into branches inside loops (seen on x86-64 when they were inlined into
+//! the FFT loops), and of its vectorization of those loops with emulated 64-bit lanes (slower
+//! on x86-64); the call costs less than either.
+//!
 //! Cost on 32-bit cores: mantissas are multiplied as 32-bit limbs (UMULL, no 64 x 64 -> 128
 //! library call); the reciprocal and the square root are Newton iterations on 32-bit words
 //! followed by an exact remainder in wrapping 64-bit arithmetic and a fixed number of masked
@@ -103,33 +110,23 @@ fn mant_mul_limbs(mx: u64, my: u64) -> u64 {
 }
 
 /// m >> d with a sticky lowest bit (set when a non-zero bit was shifted out), for m < 2^63;
-/// beyond 127 bits the (then far below rounding) sticky bit is dropped. One 128-bit shift
-/// (64-bit targets; the 128-bit type also keeps the compiler from vectorizing loops of
-/// additions with emulated 64-bit lanes, which is slower on x86-64).
-#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
+/// beyond 63 bits m is dropped (in an addition it is then below a 2^-10 fraction of the
+/// larger operand's last bit and cannot change the rounding).
 #[inline(always)]
-fn align_wide(m: u64, d: u32) -> u64 {
-    let w = (u128::from(m) << 64) >> d.min(127);
-    let lo = w as u64;
-    ((w >> 64) as u64) | u64::from(lo != 0)
-}
-
-/// As [`align_wide`] with 64-bit words only (32-bit targets): beyond 63 bits y is dropped (it
-/// is then below a 2^-10 fraction of x's last bit and cannot change the rounding).
-#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
-#[inline(always)]
-fn align_narrow(m: u64, d: u32) -> u64 {
+fn align(m: u64, d: u32) -> u64 {
     let m = m & (i64::from((d as i32 - 64) >> 31) as u64);
     let d = d & 63;
-    let low = (1u64 << d) - 1;
-    (m | ((m & low) + low)) >> d
+    let r = m >> d;
+    // The shifted-out bits are non-zero when shifting back does not give m.
+    let lost = (r << d) ^ m;
+    r | ((lost | lost.wrapping_neg()) >> 63)
 }
 
 #[cfg(target_pointer_width = "64")]
-use {align_wide as align, mant_mul_wide as mant_mul};
+use mant_mul_wide as mant_mul;
 
 #[cfg(not(target_pointer_width = "64"))]
-use {align_narrow as align, mant_mul_limbs as mant_mul};
+use mant_mul_limbs as mant_mul;
 
 /// Normalizes a non-zero z < 2^64 to \[2^54, 2^55) with a sticky lowest bit; returns it and
 /// 63 - (the index of z's top bit). For z = 0 the result is 0 (and the count 64).

@@ -4,7 +4,7 @@
 extern crate std;
 
 use super::inv::approx_quotient;
-use super::{Fpr, mant_mul_limbs, mant_mul_wide};
+use super::{Fpr, align, mant_mul_limbs, mant_mul_wide};
 
 /// A xorshift generator (deterministic, no dependency).
 fn next(s: &mut u64) -> u64 {
@@ -273,5 +273,24 @@ fn conversions_match_native() {
         assert_eq!(f(a).trunc(), a as i64);
         assert_eq!(f(a).floor(), a.floor() as i64);
         assert_eq!(f(a).rint(), a.round_ties_even() as i64);
+    }
+}
+
+/// The alignment shift keeps a sticky bit for every shift below 64 and drops the operand
+/// beyond.
+#[test]
+fn alignment_keeps_the_sticky_bit() {
+    let mut s = 0x2468_ACE0_1357_9BDFu64;
+    for i in 0..200_000u32 {
+        let r = next(&mut s) >> 1;
+        // Operands with runs of low zero bits (the sticky bit then depends on the exact count).
+        let m = (r >> (i % 40)) << (i % 40);
+        let d = i % 140;
+        let want = if d >= 64 {
+            0
+        } else {
+            (m >> d) | u64::from(m & ((1u64 << d) - 1) != 0)
+        };
+        assert_eq!(align(m, d), want, "{m:#x} >> {d}");
     }
 }
