@@ -152,7 +152,7 @@ pub(super) fn refill_with(
 
 /// One ChaCha20 quarter round on words a, b, c, d of one block.
 #[inline(always)]
-fn qround(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+pub(super) fn qround(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
     s[a] = s[a].wrapping_add(s[b]);
     s[d] = (s[d] ^ s[a]).rotate_left(16);
     s[c] = s[c].wrapping_add(s[d]);

@@ -8,37 +8,27 @@ use pqlab_backend::Backend;
 use pqlab_keccak::{Shake256, Shake256Reader};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use super::chacha::{BUF_LEN, CW, Prng, refill_portable};
+use super::chacha::{BUF_LEN, CW, Prng, qround, refill_portable};
 use super::{RCDT, Sampler};
 use crate::fpr::Fpr;
 
 /// The reference's `prng_refill` for one block: the 16 output words of the block of counter
 /// cc (the reference's loop body).
 fn ref_block(state: &[u32; 12], cc: u64) -> [u32; 16] {
-    fn qr(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
-        s[a] = s[a].wrapping_add(s[b]);
-        s[d] = (s[d] ^ s[a]).rotate_left(16);
-        s[c] = s[c].wrapping_add(s[d]);
-        s[b] = (s[b] ^ s[c]).rotate_left(12);
-        s[a] = s[a].wrapping_add(s[b]);
-        s[d] = (s[d] ^ s[a]).rotate_left(8);
-        s[c] = s[c].wrapping_add(s[d]);
-        s[b] = (s[b] ^ s[c]).rotate_left(7);
-    }
     let mut st = [0u32; 16];
     st[..4].copy_from_slice(&CW);
     st[4..].copy_from_slice(state);
     st[14] ^= cc as u32;
     st[15] ^= (cc >> 32) as u32;
     for _ in 0..10 {
-        qr(&mut st, 0, 4, 8, 12);
-        qr(&mut st, 1, 5, 9, 13);
-        qr(&mut st, 2, 6, 10, 14);
-        qr(&mut st, 3, 7, 11, 15);
-        qr(&mut st, 0, 5, 10, 15);
-        qr(&mut st, 1, 6, 11, 12);
-        qr(&mut st, 2, 7, 8, 13);
-        qr(&mut st, 3, 4, 9, 14);
+        qround(&mut st, 0, 4, 8, 12);
+        qround(&mut st, 1, 5, 9, 13);
+        qround(&mut st, 2, 6, 10, 14);
+        qround(&mut st, 3, 7, 11, 15);
+        qround(&mut st, 0, 5, 10, 15);
+        qround(&mut st, 1, 6, 11, 12);
+        qround(&mut st, 2, 7, 8, 13);
+        qround(&mut st, 3, 4, 9, 14);
     }
     for v in 0..4 {
         st[v] = st[v].wrapping_add(CW[v]);
