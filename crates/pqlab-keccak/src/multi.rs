@@ -36,6 +36,24 @@ pub(crate) struct Interleaved(pub(crate) [[u64; 8]; 25]);
 impl Interleaved {
     /// All eight states zero.
     pub(crate) const ZERO: Self = Self([[0; 8]; 25]);
+
+    /// XORs the last, partial block `tail` (shorter than `rate` bytes) of lane `l`'s SHAKE input
+    /// into its state, then the padding (FIPS 202, Algorithm 9: pad10*1, with the SHAKE suffix
+    /// 1111 merged into its first byte).
+    pub(crate) fn absorb_final(&mut self, l: usize, tail: &[u8], rate: usize) {
+        let whole = tail.chunks_exact(8);
+        let bytes = whole.remainder();
+        for (row, word) in self.0.iter_mut().zip(whole) {
+            row[l] ^= load64(word);
+        }
+        let mut last = 0u64;
+        for (k, &b) in bytes.iter().enumerate() {
+            last |= u64::from(b) << (8 * k);
+        }
+        last |= u64::from(SHAKE_DS) << (8 * (tail.len() % 8));
+        self.0[tail.len() / 8][l] ^= last;
+        self.0[rate / 8 - 1][l] ^= 0x80 << 56;
+    }
 }
 
 /// Up to 8 SHAKE instances with inputs of equal length, run side by side.
@@ -152,21 +170,8 @@ impl<const RATE: usize> ShakeX<RATE> {
 
         // The last, partial block (possibly empty), then the padding (FIPS 202, Algorithm 9:
         // pad10*1, with the SHAKE suffix 1111 merged into its first byte).
-        let rest = len - off;
         for (l, m) in inputs.iter().enumerate() {
-            let tail = &m[off..len];
-            let whole = tail.chunks_exact(8);
-            let bytes = whole.remainder();
-            for (row, word) in x.state.0.iter_mut().zip(whole) {
-                row[l] ^= load64(word);
-            }
-            let mut last = 0u64;
-            for (k, &b) in bytes.iter().enumerate() {
-                last |= u64::from(b) << (8 * k);
-            }
-            last |= u64::from(SHAKE_DS) << (8 * (rest % 8));
-            x.state.0[rest / 8][l] ^= last;
-            x.state.0[RATE / 8 - 1][l] ^= 0x80 << 56;
+            x.state.absorb_final(l, &m[off..len], RATE);
         }
         x
     }

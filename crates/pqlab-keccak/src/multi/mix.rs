@@ -6,8 +6,7 @@
 use pqlab_backend::Backend;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::{Engine, Interleaved, load64, permute};
-use crate::SHAKE_DS;
+use super::{Engine, Interleaved, permute};
 
 /// The extendable-output function of one lane of a [`ShakeMix`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,18 +71,7 @@ impl ShakeMix {
         for (l, (m, xof)) in inputs.iter().zip(xofs).enumerate() {
             let rate = xof.rate();
             x.rates[l] = rate;
-            let whole = m.chunks_exact(8);
-            let bytes = whole.remainder();
-            for (row, word) in x.state.0.iter_mut().zip(whole) {
-                row[l] ^= load64(word);
-            }
-            let mut last = 0u64;
-            for (k, &b) in bytes.iter().enumerate() {
-                last |= u64::from(b) << (8 * k);
-            }
-            last |= u64::from(SHAKE_DS) << (8 * (m.len() % 8));
-            x.state.0[m.len() / 8][l] ^= last;
-            x.state.0[rate / 8 - 1][l] ^= 0x80 << 56;
+            x.state.absorb_final(l, m, rate);
         }
         Some(x)
     }
