@@ -263,19 +263,10 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
     /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
-        let mul = M::for_prime(sp.p);
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
-        mul.tables_from_root(sp.g, logn, zeta, izeta);
-        let (zeta, izeta) = (&*zeta, &*izeta);
-        Twiddles {
-            m: sp.m,
-            mul,
-            zeta,
-            izeta,
-            finv: mul.scale_inv(),
-            logn,
-        }
+        M::for_prime(sp.p).tables_from_root(sp.g, logn, zeta, izeta);
+        Self::from_computed(idx, logn, buf)
     }
 
     /// The tables for prime `PRIMES[idx]` and size 2^logn already computed into `buf` by
