@@ -10,6 +10,7 @@
 
 use pqlab_keccak::{Shake256, Shake256Reader};
 
+use crate::backend::Ops;
 use crate::params::NONCE_LEN;
 
 /// The number of extra 16-bit words read by [`hash_to_point_ct`] for n = 512 and n = 1024,
@@ -58,20 +59,20 @@ impl<'a> Words<'a> {
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, variable time (rejection loop).
 ///
 /// Squeezes one rate-sized block (68 words) at a time, as [`Words`] does. While at least 68
-/// coefficients remain, every word of the block is reduced and written at the next free place,
-/// which only advances when the word is accepted (no branch on the word); the last blocks are
-/// read word by word.
+/// coefficients remain, the block's accepted words go in at once (the back end's
+/// [`Ops::hash_block`]); the last blocks are read word by word.
 pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
+    crate::backend::dispatch!(B => hash_to_point_vartime_with::<B>(rd, c));
+}
+
+/// [`hash_to_point_vartime`] with the kernels of `B`.
+pub(crate) fn hash_to_point_vartime_with<B: Ops>(rd: &mut Shake256Reader, c: &mut [u16]) {
     let n = c.len();
     let mut i = 0;
-    let mut buf = [0u8; 136];
-    while n - i >= 68 {
+    let mut buf = [0u8; BLOCK_BYTES];
+    while n - i >= BLOCK_BYTES / 2 {
         rd.squeeze(&mut buf);
-        for p in buf.chunks_exact(2) {
-            let w = (u32::from(p[0]) << 8) | u32::from(p[1]);
-            c[i] = (w % crate::params::Q) as u16;
-            i += usize::from(w < 5 * crate::params::Q);
-        }
+        i = B::hash_block(&buf, c, i);
     }
     while i < n {
         rd.squeeze(&mut buf);
@@ -86,6 +87,23 @@ pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
             }
         }
     }
+}
+
+/// The bytes of one SHAKE256 block (its rate): 68 big-endian 16-bit words.
+pub(crate) const BLOCK_BYTES: usize = 136;
+
+/// Falcon spec v1.2, Algorithm 3 (HashToPoint), lines 4 to 8 on the big-endian words of
+/// `bytes` (the portable [`Ops::hash_block`]): each word below 5q, reduced mod q, is written at
+/// the next place c\[i\], in order; returns the next free place. Requires
+/// `c.len() - i >= bytes.len() / 2`; every word is written at `c[i]` and `i` advances only when
+/// it is accepted (no branch on the word). Places from the returned value on hold no meaning.
+pub(crate) fn hash_words(bytes: &[u8], c: &mut [u16], mut i: usize) -> usize {
+    for p in bytes.chunks_exact(2) {
+        let w = (u32::from(p[0]) << 8) | u32::from(p[1]);
+        c[i] = (w % crate::params::Q) as u16;
+        i += usize::from(w < 5 * crate::params::Q);
+    }
+    i
 }
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, constant time. Same output as

@@ -8,7 +8,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::backend::{self, Ops};
 use crate::codec;
 use crate::error::Error;
-use crate::hash::{hash_to_point_vartime, shake_nonce_msg};
+use crate::hash::{hash_to_point_vartime_with, shake_nonce_msg};
 use crate::params::{self, NONCE_LEN};
 use crate::verify::{centre, to_modq, verify_raw};
 
@@ -97,13 +97,10 @@ impl<const N: usize> VerifyingKey<N> {
     pub fn verify_signature(&self, msg: &[u8], sig: &Signature<N>) -> Result<(), Error> {
         let mut rd = shake_nonce_msg(&sig.nonce, msg);
         let mut c = [0u16; N];
-        hash_to_point_vartime(&mut rd, &mut c);
-        let ok = backend::dispatch!(B => verify_raw::<B, N>(
-            &c,
-            &sig.s2,
-            &self.h_ntt,
-            params::beta_sq(N)
-        ));
+        let ok = backend::dispatch!(B => {
+            hash_to_point_vartime_with::<B>(&mut rd, &mut c);
+            verify_raw::<B, N>(&c, &sig.s2, &self.h_ntt, params::beta_sq(N))
+        });
         if ok {
             Ok(())
         } else {

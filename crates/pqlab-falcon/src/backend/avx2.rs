@@ -19,6 +19,8 @@ use core::arch::x86_64::*;
 
 use pqlab_backend::Backend;
 
+use crate::hash::BLOCK_BYTES;
+
 use super::{
     BARRETT_V, FWD, FWD_BLOCK, INV, INV_BLOCK, Ops, Q, QINV, final_factor, first_block,
     reduce_after,
@@ -55,6 +57,12 @@ impl Ops for Avx2 {
     fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32 {
         // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
         unsafe { norm(c, t, s2) }
+    }
+
+    fn hash_block(block: &[u8; BLOCK_BYTES], c: &mut [u16], i: usize) -> usize {
+        // SAFETY: `Avx2` is only instantiated after AVX2, BMI2 and POPCNT were detected;
+        // accesses are bounds-checked slices.
+        unsafe { hash_block(block, c, i) }
     }
 
     fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
@@ -333,4 +341,40 @@ fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32 {
     } else {
         total as u32
     }
+}
+
+/// [`Ops::hash_block`] eight words at a time: the big-endian words widened to 32-bit lanes,
+/// reduced mod q by three conditional subtractions (of 2q, 2q, q: exact below 5q), the lanes
+/// below 5q moved to the front in order by a `vpermd` whose indices `pext` gathers from the
+/// lane mask, and narrowed back to 16 bits. The 8 places written from c\[i\] exist because at
+/// most 8 were filled per group before (`c.len() - i >= 68` on entry); the last four words go
+/// through [`crate::hash::hash_words`].
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn hash_block(block: &[u8; BLOCK_BYTES], c: &mut [u16], mut i: usize) -> usize {
+    let q = _mm256_set1_epi32(i32::from(Q));
+    let q2 = _mm256_set1_epi32(2 * i32::from(Q));
+    let q5 = _mm256_set1_epi32(5 * i32::from(Q));
+    // Swaps the two bytes of every 16-bit word.
+    let swap = _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+    for g in block[..128].chunks_exact(16) {
+        // SAFETY: `g` holds the 16 bytes read.
+        let raw = unsafe { _mm_loadu_si128(g.as_ptr().cast()) };
+        let w = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(raw, swap));
+        let mut r = _mm256_min_epu32(w, _mm256_sub_epi32(w, q2));
+        r = _mm256_min_epu32(r, _mm256_sub_epi32(r, q2));
+        r = _mm256_min_epu32(r, _mm256_sub_epi32(r, q));
+        let keep = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q5, w))) as u64;
+        // The indices of the kept lanes, one byte each, in order.
+        let bytes = _pdep_u64(keep, 0x0101_0101_0101_0101) * 0xFF;
+        let idx = _pext_u64(0x0706_0504_0302_0100, bytes);
+        let perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(idx as i64));
+        let kept = _mm256_permutevar8x32_epi32(r, perm);
+        // 32 to 16 bits (values below q): words 0-3 and 4-7 of the two 128-bit halves.
+        let packed = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(kept, kept));
+        let out = &mut c[i..i + 8];
+        // SAFETY: `out` holds the 8 `u16` written.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm256_castsi256_si128(packed)) };
+        i += keep.count_ones() as usize;
+    }
+    crate::hash::hash_words(&block[128..], c, i)
 }

@@ -20,6 +20,8 @@ use core::arch::x86_64::*;
 
 use pqlab_backend::Backend;
 
+use crate::hash::BLOCK_BYTES;
+
 use super::{
     BARRETT_V, FWD, FWD_BLOCK, INV, INV_BLOCK, Ops, Q, QINV, final_factor, first_block,
     reduce_after,
@@ -56,6 +58,11 @@ impl Ops for Avx512 {
     fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32 {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
         unsafe { norm(c, t, s2) }
+    }
+
+    fn hash_block(block: &[u8; BLOCK_BYTES], c: &mut [u16], i: usize) -> usize {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { hash_block(block, c, i) }
     }
 
     fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
@@ -406,4 +413,36 @@ fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32 {
     } else {
         total as u32
     }
+}
+
+/// [`Ops::hash_block`] sixteen words at a time: the big-endian words widened to 32-bit lanes,
+/// reduced mod q by three conditional subtractions (of 2q, 2q, q: exact below 5q), the lanes
+/// below 5q compacted to the front in order (`vpcompressd`) and narrowed back to 16 bits. The
+/// 16 places written from c\[i\] exist because at most 16 were filled per group before
+/// (`c.len() - i >= 68` on entry); the last four words go through [`crate::hash::hash_words`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+fn hash_block(block: &[u8; BLOCK_BYTES], c: &mut [u16], mut i: usize) -> usize {
+    let q = _mm512_set1_epi32(i32::from(Q));
+    let q2 = _mm512_set1_epi32(2 * i32::from(Q));
+    let q5 = _mm512_set1_epi32(5 * i32::from(Q));
+    // Swaps the two bytes of every 16-bit word.
+    let swap = _mm256_setr_epi8(
+        1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+        13, 12, 15, 14,
+    );
+    for g in block[..128].chunks_exact(32) {
+        // SAFETY: `g` holds the 32 bytes read.
+        let raw = unsafe { _mm256_loadu_si256(g.as_ptr().cast()) };
+        let w = _mm512_cvtepu16_epi32(_mm256_shuffle_epi8(raw, swap));
+        let mut r = _mm512_min_epu32(w, _mm512_sub_epi32(w, q2));
+        r = _mm512_min_epu32(r, _mm512_sub_epi32(r, q2));
+        r = _mm512_min_epu32(r, _mm512_sub_epi32(r, q));
+        let keep = _mm512_cmplt_epu32_mask(w, q5);
+        let packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(keep, r));
+        let out = &mut c[i..i + 16];
+        // SAFETY: `out` holds the 16 `u16` written.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), packed) };
+        i += keep.count_ones() as usize;
+    }
+    crate::hash::hash_words(&block[128..], c, i)
 }

@@ -240,6 +240,14 @@ pub(crate) trait Ops {
         crate::codec::decompress(data, s)
     }
 
+    /// Falcon spec v1.2, Algorithm 3 (HashToPoint), lines 4 to 8 on one SHAKE256 block
+    /// ([`crate::hash::hash_words`]: the accepted words reduced mod q, written in
+    /// order from c\[i\]; returns the next free place; requires `c.len() - i >= 68`). The SIMD
+    /// back ends reduce and compact 8 or 16 words at a time.
+    fn hash_block(block: &[u8; crate::hash::BLOCK_BYTES], c: &mut [u16], i: usize) -> usize {
+        crate::hash::hash_words(block, c, i)
+    }
+
     /// Falcon spec v1.2, Algorithm 9 (ffLDL*), line 2: the LDL step of the Falcon tree,
     /// d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00) in FFT representation
     /// ([`crate::fft::poly_ldlmv_fft`]; the AVX-512 back end computes the same bits four

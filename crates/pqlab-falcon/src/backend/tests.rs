@@ -158,6 +158,7 @@ fn check<B: Ops>() -> usize {
         check_n::<B, 1024>(&mut rng, case);
         check_decompress::<B>(&mut rng, case);
         check_ldlmv::<B>(&mut rng, case);
+        check_hash_block::<B>(&mut rng, case);
         cases += 1;
     }
     cases
@@ -202,6 +203,51 @@ fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
     assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
+}
+
+/// HashToPoint's block step of `B` against the portable one: the next free place and the
+/// accepted words, on blocks of uniform bytes and on blocks of words drawn around the edges
+/// (0, q, 2q, 4q, 5q, 2^16 - 1, so that anything from no word to every word is rejected),
+/// written from every start place near the end of `c`.
+fn check_hash_block<B: Ops>(rng: &mut StdRng, case: usize) {
+    use crate::hash::BLOCK_BYTES;
+    let q = i32::from(Q);
+    let mut block = [0u8; BLOCK_BYTES];
+    if case.is_multiple_of(2) {
+        rng.fill(&mut block[..]);
+    } else {
+        let reject_share = rng.gen_range(0..=10);
+        for w in block.chunks_exact_mut(2) {
+            let v = if rng.gen_range(0..10) < reject_share {
+                rng.gen_range(5 * q..=65535)
+            } else {
+                let edge = [0, q, 2 * q, 3 * q, 4 * q, 5 * q][rng.gen_range(0..6)];
+                (edge + rng.gen_range(-2..=2)).clamp(0, 5 * q - 1)
+            };
+            w.copy_from_slice(&(v as u16).to_be_bytes());
+        }
+    }
+    let len = 1024;
+    let i = len - BLOCK_BYTES / 2 - rng.gen_range(0..=40);
+    let (mut a, mut b) = ([0u16; 1024], [0u16; 1024]);
+    let (ra, rb) = (
+        B::hash_block(&block, &mut a, i),
+        Portable::hash_block(&block, &mut b, i),
+    );
+    assert_eq!(ra, rb, "{:?} case {case}: next free place", B::BACKEND);
+    assert_eq!(
+        a[..ra],
+        b[..rb],
+        "{:?} case {case}: accepted words",
+        B::BACKEND
+    );
+    let want: Vec<u16> = block
+        .chunks_exact(2)
+        .map(|w| i32::from(u16::from_be_bytes([w[0], w[1]])))
+        .filter(|&w| w < 5 * q)
+        .map(|w| (w % q) as u16)
+        .collect();
+    assert_eq!(b[i..rb], want[..], "case {case}: portable block step");
 }
 
 /// Decompress of `B` against the portable one: the coefficients or the error, on valid
