@@ -141,6 +141,19 @@ pub(crate) fn compress(s: &[i16], out: &mut [u8]) -> Option<usize> {
     Some(pos)
 }
 
+/// The length in bytes of [`compress`]'s output for `s` (None when a coefficient is out of
+/// range), without writing it: 8 + (|x| >> 7) + 1 bits per coefficient, rounded up to bytes.
+pub(crate) fn compressed_len(s: &[i16]) -> Option<usize> {
+    let mut bits = 0usize;
+    for &x in s {
+        if !(-2047..=2047).contains(&x) {
+            return None;
+        }
+        bits += 9 + usize::from(x.unsigned_abs() >> 7);
+    }
+    Some(bits.div_ceil(8))
+}
+
 /// Falcon spec v1.2, Algorithm 18: Decompress, with every canonicality check: no "-0", the
 /// high part at most 15 (|x| <= 2047), the unused bits of the last byte zero, and no bytes
 /// after the last coefficient.
@@ -338,6 +351,25 @@ mod tests {
         assert_eq!(back, s);
         assert!(compress(&[2048], &mut buf).is_none());
         assert!(compress(&s, &mut buf[..len - 1]).is_none());
+    }
+
+    /// The length without writing is the length `compress` writes, for every magnitude class
+    /// (0 to 15 unary zeros, from 0 to 2047), and None where `compress` refuses a coefficient.
+    #[test]
+    fn compressed_len_is_the_written_length() {
+        let mut buf = [0u8; 6000];
+        for k in 0..40i32 {
+            let s: [i16; 512] =
+                core::array::from_fn(|i| ((i as i32 * (7 + 13 * k) + k * k) % 4095 - 2047) as i16);
+            let small: [i16; 512] = core::array::from_fn(|i| s[i] >> (k % 12));
+            for p in [&s, &small] {
+                assert_eq!(compressed_len(p), compress(p, &mut buf), "k = {k}");
+            }
+        }
+        for bad in [2048, -2048, i16::MAX, i16::MIN] {
+            assert_eq!(compressed_len(&[0, bad, 1]), None);
+            assert_eq!(compress(&[0, bad, 1], &mut buf), None);
+        }
     }
 
     #[test]

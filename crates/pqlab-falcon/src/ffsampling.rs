@@ -173,3 +173,121 @@ pub(crate) fn ff_sampling(
     let (a, b) = tmp.split_at(hn);
     poly_merge_fft(z0, a, b);
 }
+
+/// Falcon spec v1.2, Algorithm 11 (ffSampling) with the tree of Algorithm 9 (ffLDL*) computed
+/// on the way down instead of read from storage (the reference's `ffSampling_fft_dyntree`), for
+/// signing without an expanded key: samples z for the target (t0, t1) and the Gram matrix
+/// \[\[g00, g01\], \[adj g01, g11\]\]. z overwrites (t0, t1); the Gram matrix is consumed (g00
+/// keeps l10 once it has been split). `tmp` holds at least 3 2^logn values. The same
+/// floating-point operations in the same order as [`ffldl_fft`] then [`ff_sampling`], so the
+/// same z.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn ff_sampling_dyn<B: Ops>(
+    samp: &mut Sampler,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    g00: &mut [Fpr],
+    g01: &mut [Fpr],
+    g11: &mut [Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let (d11, rest) = tmp.split_at_mut(n);
+    {
+        let l10 = &mut rest[..n];
+        B::ldlmv(d11, l10, g00, g01, g11);
+        // The left child's Gram matrix is split(d00) = split(g00), the right one's split(d11);
+        // then g00 is free and keeps l10, so that the children have the rest of `tmp`.
+        {
+            let (a, b) = g01.split_at_mut(hn);
+            poly_split_fft(a, b, g00);
+        }
+        {
+            let (a, b) = g11.split_at_mut(hn);
+            poly_split_fft(a, b, d11);
+        }
+        g00.copy_from_slice(l10);
+    }
+    sample_children::<B>(samp, t0, t1, g00, g01, g11, d11, logn, rest);
+}
+
+/// The recursive part of [`ff_sampling_dyn`], for the self-adjoint quasi-cyclic Gram matrix
+/// with first row (g0, g1) (the split of the parent's d00 or d11); g0 and g1 are consumed.
+/// `tmp` holds at least 4 2^logn values.
+fn ff_sampling_dyn_inner<B: Ops>(
+    samp: &mut Sampler,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    g0: &mut [Fpr],
+    g1: &mut [Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    if n == 1 {
+        // The leaf: sigma / sqrt(g0) (stored inverted, as `normalize` does) for both samples.
+        let isigma = g0[0].sqrt().mul(samp.inv_sigma);
+        t0[0] = Fpr::of(samp.sample(t0[0], isigma));
+        t1[0] = Fpr::of(samp.sample(t1[0], isigma));
+        return;
+    }
+    let hn = n >> 1;
+    let (d11, rest) = tmp.split_at_mut(n);
+    let (l10, rest) = rest.split_at_mut(n);
+    B::ldlmv(d11, l10, g0, g1, g0);
+    // As in `ffldl_inner`: d00 (in g0) splits into g1, d11 into g0.
+    {
+        let (a, b) = g1.split_at_mut(hn);
+        poly_split_fft(a, b, g0);
+    }
+    {
+        let (a, b) = g0.split_at_mut(hn);
+        poly_split_fft(a, b, d11);
+    }
+    sample_children::<B>(samp, t0, t1, l10, g1, g0, d11, logn, rest);
+}
+
+/// Algorithm 11, lines 2 to 7 at a node of degree 2^logn whose l10 is given and whose
+/// children's Gram matrices are `left` (for d00) and `right` (for d11), both consumed: z1 from
+/// split(t1) with the right child, then z0 from split(t0 + (t1 - z1) l10) with the left one;
+/// z overwrites (t0, t1). `zs` (2^logn values) is scratch; `tmp` goes to the children.
+#[allow(clippy::too_many_arguments)]
+fn sample_children<B: Ops>(
+    samp: &mut Sampler,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    l10: &[Fpr],
+    left: &mut [Fpr],
+    right: &mut [Fpr],
+    zs: &mut [Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let hn = 1usize << (logn - 1);
+    {
+        let (a, b) = zs.split_at_mut(hn);
+        poly_split_fft(a, b, t1);
+        let (g0, g1) = right.split_at_mut(hn);
+        ff_sampling_dyn_inner::<B>(samp, a, b, g0, g1, logn - 1, tmp);
+    }
+    // z1 = merge(zs) into the right child's spent Gram matrix; tb0 = t0 + (t1 - z1) l10.
+    let z1 = right;
+    {
+        let (a, b) = zs.split_at(hn);
+        poly_merge_fft(z1, a, b);
+    }
+    zs.copy_from_slice(t1);
+    poly_sub(zs, z1);
+    t1.copy_from_slice(z1);
+    poly_mul_fft(zs, l10);
+    poly_add(t0, zs);
+    let (a, b) = zs.split_at_mut(hn);
+    poly_split_fft(a, b, t0);
+    {
+        let (g0, g1) = left.split_at_mut(hn);
+        ff_sampling_dyn_inner::<B>(samp, a, b, g0, g1, logn - 1, tmp);
+    }
+    poly_merge_fft(t0, a, b);
+}

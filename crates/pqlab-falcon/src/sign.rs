@@ -2,17 +2,18 @@
 //! (Algorithm 8 steps 1 to 6: the FFT basis B^ = \[\[FFT(g), -FFT(f)\], \[FFT(G), -FFT(F)\]\] and
 //! the normalized Falcon tree).
 //!
-//! [`ExpandedKey`] keeps the basis and tree so that signatures skip the expansion; plain
-//! signing with a [`SigningKey`] expands into a temporary first. Both draw randomness and
-//! compute exactly as the reference `sign_dyn` / `sign_tree`, so signatures are identical to
-//! each other and to the NIST KAT files.
+//! [`ExpandedKey`] keeps the basis and tree (15 n values) so that signatures skip the
+//! expansion (the reference's `sign_tree`). Plain signing with a [`SigningKey`] computes the
+//! basis and the tree level by level during ffSampling in 8 n values (the reference's
+//! `sign_dyn`). Both draw randomness and compute exactly as the reference, so signatures are
+//! identical to each other and to the NIST KAT files.
 
 use pqlab_keccak::Shake256;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::backend::{self, Ops};
 use crate::error::Error;
-use crate::ffsampling::{ff_sampling, ffldl_fft, tree_size};
+use crate::ffsampling::{ff_sampling, ff_sampling_dyn, ffldl_fft, tree_size};
 use crate::fft::{
     fft, ifft, poly_add, poly_mul_fft, poly_muladj_fft, poly_mulconst, poly_mulselfadj_fft,
     poly_neg,
@@ -62,40 +63,11 @@ impl<const N: usize> ExpandedKey<N> {
             b: [[Fpr::ZERO; N]; 4],
             tree: [[Fpr::ZERO; N]; TREE_ROWS],
         };
-        {
-            let [b00, b01, b10, b11] = &mut ek.b;
-            small_to_fft(b01, &sk.f, logn);
-            small_to_fft(b00, &sk.g, logn);
-            small_to_fft(b11, &sk.F, logn);
-            small_to_fft(b10, &sk.G, logn);
-            poly_neg(b01);
-            poly_neg(b11);
-        }
-        let [b00, b01, b10, b11] = &ek.b;
-        // Gram matrix G = B B*: g00, g01, g11 (and a scratch polynomial).
-        let mut g = [[Fpr::ZERO; N]; 4];
-        {
-            let [g00, g01, g11, gxx] = &mut g;
-            g00.copy_from_slice(b00);
-            poly_mulselfadj_fft(g00);
-            gxx.copy_from_slice(b01);
-            poly_mulselfadj_fft(gxx);
-            poly_add(g00, gxx);
-
-            g01.copy_from_slice(b00);
-            poly_muladj_fft(g01, b10);
-            gxx.copy_from_slice(b01);
-            poly_muladj_fft(gxx, b11);
-            poly_add(g01, gxx);
-
-            g11.copy_from_slice(b10);
-            poly_mulselfadj_fft(g11);
-            gxx.copy_from_slice(b11);
-            poly_mulselfadj_fft(gxx);
-            poly_add(g11, gxx);
-        }
+        basis(sk, ek.b.each_mut());
+        let mut g = [[Fpr::ZERO; N]; 3];
         let mut tmp = [[Fpr::ZERO; N]; 3];
-        let [g00, g01, g11, _] = &g;
+        gram(ek.b.each_ref(), g.each_mut(), &mut tmp[0]);
+        let [g00, g01, g11] = &g;
         ffldl_fft::<B>(
             &mut ek.tree.as_flattened_mut()[..tree_size(logn)],
             g00,
@@ -113,80 +85,34 @@ impl<const N: usize> ExpandedKey<N> {
     /// the norm check. Returns s2 when ||(s1, s2)||^2 <= floor(beta^2).
     fn try_sign(&self, samp: &mut Sampler, c: &[u16; N]) -> Option<[i16; N]> {
         let logn = params::logn(N);
-        let [b00, b01, b10, b11] = &self.b;
-        let mut t0 = [Fpr::ZERO; N];
-        let mut t1 = [Fpr::ZERO; N];
-        for (o, &x) in t0.iter_mut().zip(c.iter()) {
-            *o = Fpr::of(i64::from(x));
-        }
-        // t = (c, 0) B^-1 = (c b11 / q, -c b01 / q).
-        fft(&mut t0, logn);
-        let ni = Fpr::INVERSE_OF_Q;
-        t1.copy_from_slice(&t0);
-        poly_mul_fft(&mut t1, b01);
-        poly_mulconst(&mut t1, ni.neg());
-        poly_mul_fft(&mut t0, b11);
-        poly_mulconst(&mut t0, ni);
-
-        let mut tx = [Fpr::ZERO; N];
-        let mut ty = [Fpr::ZERO; N];
+        let mut t = [[Fpr::ZERO; N]; 2];
+        let mut z = [[Fpr::ZERO; N]; 2];
         let mut tmp = [[Fpr::ZERO; N]; 2];
-        let k = pqlab_profile::enter(pqlab_profile::Kernel::FfSampling);
-        ff_sampling(
-            samp,
-            &mut tx,
-            &mut ty,
-            &self.tree.as_flattened()[..tree_size(logn)],
-            &t0,
-            &t1,
-            logn,
-            tmp.as_flattened_mut(),
-        );
-        drop(k);
-        // v = z B: (z0 b00 + z1 b10, z0 b01 + z1 b11).
-        t0.copy_from_slice(&tx);
-        t1.copy_from_slice(&ty);
-        poly_mul_fft(&mut tx, b00);
-        poly_mul_fft(&mut ty, b10);
-        poly_add(&mut tx, &ty);
-        ty.copy_from_slice(&t0);
-        poly_mul_fft(&mut ty, b01);
-        t0.copy_from_slice(&tx);
-        poly_mul_fft(&mut t1, b11);
-        poly_add(&mut t1, &ty);
-        ifft(&mut t0, logn);
-        ifft(&mut t1, logn);
-
-        // s1 = c - v0, s2 = -v1; saturating squared norm as the reference.
-        let mut sqn: u32 = 0;
-        let mut ng: u32 = 0;
-        for (&ci, v) in c.iter().zip(t0.iter()) {
-            let z = i32::from(ci) - v.rint() as i32;
-            sqn = sqn.wrapping_add((z * z) as u32);
-            ng |= sqn;
+        {
+            let [t0, t1] = &mut t;
+            let [_, b01, _, b11] = &self.b;
+            target(c, b01, b11, t0, t1);
+            let [z0, z1] = &mut z;
+            let k = pqlab_profile::enter(pqlab_profile::Kernel::FfSampling);
+            ff_sampling(
+                samp,
+                z0,
+                z1,
+                &self.tree.as_flattened()[..tree_size(logn)],
+                t0,
+                t1,
+                logn,
+                tmp.as_flattened_mut(),
+            );
+            drop(k);
         }
-        let mut s2 = [0i16; N];
-        for (o, v) in s2.iter_mut().zip(t1.iter()) {
-            *o = (-v.rint()) as i16;
-        }
-        ng |= 0u32.wrapping_sub(sqn >> 31);
-        for &z in s2.iter() {
-            let z = i32::from(z);
-            sqn = sqn.wrapping_add((z * z) as u32);
-            ng |= sqn;
-        }
-        sqn |= 0u32.wrapping_sub(ng >> 31);
-        t0.zeroize();
-        t1.zeroize();
-        tx.zeroize();
-        ty.zeroize();
+        let [z0, z1] = &mut z;
+        let [t0, t1] = &mut t;
+        let s2 = short_vector(c, z0, z1, self.b.each_ref(), t0, t1);
+        t.zeroize();
+        z.zeroize();
         tmp.zeroize();
-        if sqn <= params::beta_sq(N) {
-            Some(s2)
-        } else {
-            s2.zeroize();
-            None
-        }
+        s2
     }
 
     /// Falcon spec v1.2, Algorithm 10: Sign, with the caller's nonce r and the 48-byte seed of
@@ -199,26 +125,8 @@ impl<const N: usize> ExpandedKey<N> {
         nonce: &[u8; NONCE_LEN],
         seed: &[u8; SEED_LEN],
     ) -> Signature<N> {
-        let mut c = [0u16; N];
-        let mut rd = shake_nonce_msg(nonce, msg);
-        hash_to_point_ct(&mut rd, &mut c);
-        let mut sh = Shake256::new();
-        sh.absorb(seed);
-        let mut rng = sh.finalize();
-        let mut comp = [0u8; 1400];
-        let max = Signature::<N>::MAX_LEN - 1 - NONCE_LEN;
-        loop {
-            let mut samp = Sampler {
-                prng: Prng::new(&mut rng),
-                sigma_min: Fpr::sigma_min(params::logn(N)),
-            };
-            if let Some(s2) = self.try_sign(&mut samp, &c) {
-                // Algorithm 10, step 10: restart if s2 does not compress into the bound.
-                if crate::codec::compress(&s2, &mut comp[..max]).is_some() {
-                    return Signature::from_parts(*nonce, s2);
-                }
-            }
-        }
+        let c = hash_message(nonce, msg);
+        sign_loop(&c, nonce, seed, |samp, c| self.try_sign(samp, c))
     }
 
     /// Signs with a fresh random nonce and seed from `fill` (which returns false on failure).
@@ -246,33 +154,251 @@ impl<const N: usize> ExpandedKey<N> {
 
 impl<const N: usize> SigningKey<N> {
     /// Falcon spec v1.2, Algorithm 10: Sign with the given nonce and sampler seed (see
-    /// [`ExpandedKey::sign_with_seed`]); expands the key into a temporary first.
+    /// [`ExpandedKey::sign_with_seed`]), without an expanded key: the tree of Algorithm 9 is
+    /// computed level by level during ffSampling and never stored ([`sign_dyn`]), so signing
+    /// needs about 9 n floating-point values of memory instead of the expanded key's 15 n. The
+    /// signature is the one [`ExpandedKey::sign_with_seed`] gives.
     pub fn sign_with_seed(
         &self,
         msg: &[u8],
         nonce: &[u8; NONCE_LEN],
         seed: &[u8; SEED_LEN],
     ) -> Signature<N> {
-        ExpandedKey::new(self).sign_with_seed(msg, nonce, seed)
+        const { params::check_n(N) };
+        let c = hash_message(nonce, msg);
+        let mut work = DynWork::<N>::new();
+        let sig = backend::dispatch!(B => sign_loop(&c, nonce, seed, |samp, c| {
+            sign_dyn::<B, N>(self, samp, c, &mut work)
+        }));
+        work.zeroize();
+        sig
     }
 
     /// Signs with a fresh random nonce and seed from `fill` (which returns false on failure).
     pub fn sign_with_rng(
         &self,
         msg: &[u8],
-        fill: impl FnMut(&mut [u8]) -> bool,
+        mut fill: impl FnMut(&mut [u8]) -> bool,
     ) -> Result<Signature<N>, Error> {
-        ExpandedKey::new(self).sign_with_rng(msg, fill)
+        let mut nonce = [0u8; NONCE_LEN];
+        let mut seed = [0u8; SEED_LEN];
+        if !fill(&mut nonce) || !fill(&mut seed) {
+            return Err(Error::Randomness);
+        }
+        let sig = self.sign_with_seed(msg, &nonce, &seed);
+        seed.zeroize();
+        Ok(sig)
     }
 
     /// Signs with OS randomness.
     #[cfg(feature = "getrandom")]
     pub fn sign(&self, msg: &[u8]) -> Result<Signature<N>, Error> {
-        ExpandedKey::new(self).sign(msg)
+        self.sign_with_rng(msg, |b| getrandom::fill(b).is_ok())
     }
 
     /// The expanded form of this key, for repeated signing.
     pub fn expand(&self) -> ExpandedKey<N> {
         ExpandedKey::new(self)
     }
+}
+
+/// Falcon spec v1.2, Algorithm 10: Sign, steps 1 and 2: c = HashToPoint(r || m), constant
+/// time (the message may be secret).
+fn hash_message<const N: usize>(nonce: &[u8; NONCE_LEN], msg: &[u8]) -> [u16; N] {
+    let mut c = [0u16; N];
+    let mut rd = shake_nonce_msg(nonce, msg);
+    hash_to_point_ct(&mut rd, &mut c);
+    c
+}
+
+/// Falcon spec v1.2, Algorithm 10: Sign, the loop over steps 3 to 10 for the hashed message
+/// `c`: the sampler seeded from SHAKE256(seed) anew for each attempt (56 bytes each, as in
+/// the reference), `attempt` (steps 3 to 9) until it gives a short s2 that compresses into the
+/// signature's size (step 10).
+fn sign_loop<const N: usize>(
+    c: &[u16; N],
+    nonce: &[u8; NONCE_LEN],
+    seed: &[u8; SEED_LEN],
+    mut attempt: impl FnMut(&mut Sampler, &[u16; N]) -> Option<[i16; N]>,
+) -> Signature<N> {
+    let mut sh = Shake256::new();
+    sh.absorb(seed);
+    let mut rng = sh.finalize();
+    let max = Signature::<N>::MAX_LEN - 1 - NONCE_LEN;
+    let logn = params::logn(N);
+    loop {
+        let mut samp = Sampler {
+            prng: Prng::new(&mut rng),
+            sigma_min: Fpr::sigma_min(logn),
+            inv_sigma: Fpr::inv_sigma(logn),
+        };
+        // Step 10: s2 must compress into the signature's size.
+        if let Some(s2) = attempt(&mut samp, c)
+            && crate::codec::compressed_len(&s2).is_some_and(|len| len <= max)
+        {
+            return Signature::from_parts(*nonce, s2);
+        }
+    }
+}
+
+/// Algorithm 8, steps 1 and 2: the basis B^ = \[\[FFT(g), -FFT(f)\], \[FFT(G), -FFT(F)\]\].
+fn basis<const N: usize>(sk: &SigningKey<N>, b: [&mut [Fpr; N]; 4]) {
+    let logn = params::logn(N);
+    let [b00, b01, b10, b11] = b;
+    small_to_fft(b01, &sk.f, logn);
+    small_to_fft(b00, &sk.g, logn);
+    small_to_fft(b11, &sk.F, logn);
+    small_to_fft(b10, &sk.G, logn);
+    poly_neg(b01);
+    poly_neg(b11);
+}
+
+/// Algorithm 8, step 3: the Gram matrix G = B B* (g00, g01, g11; g10 = adj g01), with `gx`
+/// as scratch.
+fn gram<const N: usize>(b: [&[Fpr; N]; 4], g: [&mut [Fpr; N]; 3], gx: &mut [Fpr; N]) {
+    let [b00, b01, b10, b11] = b;
+    let [g00, g01, g11] = g;
+    g00.copy_from_slice(b00);
+    poly_mulselfadj_fft(g00);
+    gx.copy_from_slice(b01);
+    poly_mulselfadj_fft(gx);
+    poly_add(g00, gx);
+
+    g01.copy_from_slice(b00);
+    poly_muladj_fft(g01, b10);
+    gx.copy_from_slice(b01);
+    poly_muladj_fft(gx, b11);
+    poly_add(g01, gx);
+
+    g11.copy_from_slice(b10);
+    poly_mulselfadj_fft(g11);
+    gx.copy_from_slice(b11);
+    poly_mulselfadj_fft(gx);
+    poly_add(g11, gx);
+}
+
+/// Algorithm 10, step 3: the target t = (c, 0) B^-1 = (c b11 / q, -c b01 / q) in FFT form.
+fn target<const N: usize>(
+    c: &[u16; N],
+    b01: &[Fpr; N],
+    b11: &[Fpr; N],
+    t0: &mut [Fpr; N],
+    t1: &mut [Fpr; N],
+) {
+    let logn = params::logn(N);
+    for (o, &x) in t0.iter_mut().zip(c.iter()) {
+        *o = Fpr::of(i64::from(x));
+    }
+    fft(t0, logn);
+    let ni = Fpr::INVERSE_OF_Q;
+    t1.copy_from_slice(t0);
+    poly_mul_fft(t1, b01);
+    poly_mulconst(t1, ni.neg());
+    poly_mul_fft(t0, b11);
+    poly_mulconst(t0, ni);
+}
+
+/// Algorithm 10, steps 6 to 9: from the sample z (FFT form; overwritten), s = (t - z) B as
+/// s1 = c - v0, s2 = -v1 with v = z B, and the norm check with the reference's saturating
+/// sum. Returns s2 when ||(s1, s2)||^2 <= floor(beta^2). `v0`, `v1` are scratch.
+fn short_vector<const N: usize>(
+    c: &[u16; N],
+    z0: &mut [Fpr; N],
+    z1: &mut [Fpr; N],
+    b: [&[Fpr; N]; 4],
+    v0: &mut [Fpr; N],
+    v1: &mut [Fpr; N],
+) -> Option<[i16; N]> {
+    let logn = params::logn(N);
+    let [b00, b01, b10, b11] = b;
+    // v = z B: (z0 b00 + z1 b10, z0 b01 + z1 b11).
+    v0.copy_from_slice(z0);
+    v1.copy_from_slice(z1);
+    poly_mul_fft(z0, b00);
+    poly_mul_fft(z1, b10);
+    poly_add(z0, z1);
+    z1.copy_from_slice(v0);
+    poly_mul_fft(z1, b01);
+    v0.copy_from_slice(z0);
+    poly_mul_fft(v1, b11);
+    poly_add(v1, z1);
+    ifft(v0, logn);
+    ifft(v1, logn);
+
+    let mut sqn: u32 = 0;
+    let mut ng: u32 = 0;
+    for (&ci, v) in c.iter().zip(v0.iter()) {
+        let z = i32::from(ci) - v.rint() as i32;
+        sqn = sqn.wrapping_add((z * z) as u32);
+        ng |= sqn;
+    }
+    let mut s2 = [0i16; N];
+    for (o, v) in s2.iter_mut().zip(v1.iter()) {
+        *o = (-v.rint()) as i16;
+    }
+    ng |= 0u32.wrapping_sub(sqn >> 31);
+    for &z in s2.iter() {
+        let z = i32::from(z);
+        sqn = sqn.wrapping_add((z * z) as u32);
+        ng |= sqn;
+    }
+    sqn |= 0u32.wrapping_sub(ng >> 31);
+    if sqn <= params::beta_sq(N) {
+        Some(s2)
+    } else {
+        s2.zeroize();
+        None
+    }
+}
+
+/// The memory of [`sign_dyn`]: 8 n values (the reference needs 9 n). The basis lives in rows
+/// that the target and the ffSampling scratch take over once it is no longer needed.
+#[derive(Zeroize)]
+struct DynWork<const N: usize> {
+    t: [[Fpr; N]; 2],
+    g: [[Fpr; N]; 3],
+    s: [[Fpr; N]; 3],
+}
+
+impl<const N: usize> DynWork<N> {
+    fn new() -> Self {
+        DynWork {
+            t: [[Fpr::ZERO; N]; 2],
+            g: [[Fpr::ZERO; N]; 3],
+            s: [[Fpr::ZERO; N]; 3],
+        }
+    }
+}
+
+/// One attempt of Algorithm 10, steps 3 to 9, without an expanded key (the reference's
+/// `sign_dyn`): the basis and the Gram matrix, the target, ffSampling with the tree computed
+/// on the way ([`ff_sampling_dyn`]), then the basis again for s = (t - z) B.
+///
+/// Rows of [`DynWork`]: b00 and b10 in t, b01 and b11 in s (s\[0\] is the Gram scratch);
+/// after the Gram matrix (in g) b00 and b10 are spent and the target takes their rows, after
+/// the target all of s is ffSampling's scratch; after ffSampling (z in t) the basis is
+/// computed again into g and s\[0\], and s\[1\], s\[2\] are the scratch of `short_vector`.
+fn sign_dyn<B: Ops, const N: usize>(
+    sk: &SigningKey<N>,
+    samp: &mut Sampler,
+    c: &[u16; N],
+    w: &mut DynWork<N>,
+) -> Option<[i16; N]> {
+    let logn = params::logn(N);
+    {
+        let [t0, t1] = &mut w.t;
+        let [s0, s1, s2] = &mut w.s;
+        basis(sk, [t0, s1, t1, s2]);
+        gram([t0, s1, t1, s2], w.g.each_mut(), s0);
+        target(c, s1, s2, t0, t1);
+    }
+    let [t0, t1] = &mut w.t;
+    let [g00, g01, g11] = &mut w.g;
+    let k = pqlab_profile::enter(pqlab_profile::Kernel::FfSampling);
+    ff_sampling_dyn::<B>(samp, t0, t1, g00, g01, g11, logn, w.s.as_flattened_mut());
+    drop(k);
+    let [g00, g01, g11] = &mut w.g;
+    let [s0, s1, s2] = &mut w.s;
+    basis(sk, [g00, g01, g11, s0]);
+    short_vector(c, t0, t1, [g00, g01, g11, s0], s1, s2)
 }

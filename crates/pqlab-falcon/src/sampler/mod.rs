@@ -126,10 +126,12 @@ fn trial(lo: u64, hi: u32, sign: u32, r: Fpr, dss: Fpr, ccs: Fpr) -> (i32, u64) 
     (z, ber_threshold(x, ccs))
 }
 
-/// The sampler's context: the PRNG and sigma_min of the parameter set.
+/// The sampler's context: the PRNG, and sigma_min and 1/sigma of the parameter set.
 pub(crate) struct Sampler {
     pub(crate) prng: Prng,
     pub(crate) sigma_min: Fpr,
+    /// 1/sigma, which the tree leaves are normalized with (Algorithm 8, step 6).
+    pub(crate) inv_sigma: Fpr,
 }
 
 impl Sampler {

@@ -248,6 +248,7 @@ fn sampler_matches_the_reference() {
                 let mut samp = Sampler {
                     prng: Prng::with_backend(&mut shake(seed), b),
                     sigma_min,
+                    inv_sigma: Fpr::inv_sigma(logn),
                 };
                 let mut r = RefPrng::new(&mut shake(seed));
                 for i in 0..SAMPLES {
