@@ -10,7 +10,9 @@ use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
 use crate::kpke::{self, decode_s_hat};
-use crate::params::{ByteArray, ParameterSet};
+#[cfg(not(feature = "small-memory"))]
+use crate::params::ByteArray;
+use crate::params::ParameterSet;
 
 /// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z) into `dk` (a
 /// [`DecapsulationKey::empty`] key, built where the caller returns it: the key is tens of
@@ -38,32 +40,34 @@ pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     dk.has_seed = true;
 }
 
-/// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m).
+/// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m), into `out` (the ciphertext is
+/// encoded where the caller returns it, with no copy on the way).
 pub(crate) fn encaps_internal<P: ParameterSet>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
-) -> (Ciphertext<P>, SharedSecret) {
-    dispatch!(B => encaps_internal_with::<P, B>(ek, m))
+    out: &mut (Ciphertext<P>, SharedSecret),
+) {
+    dispatch!(B => encaps_internal_with::<P, B>(ek, m, out));
 }
 
 /// [`encaps_internal`] on the kernels of `B`.
 pub(crate) fn encaps_internal_with<P: ParameterSet, B: Ops>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
-) -> (Ciphertext<P>, SharedSecret) {
+    out: &mut (Ciphertext<P>, SharedSecret),
+) {
     // (K, r) = G(m || H(ek))
     let (mut k, mut r) = g(&[m, &ek.h]);
-    let mut c = P::CtBytes::zeroed();
+    let c = out.0.encoded.as_mut();
     #[cfg(not(feature = "small-memory"))]
-    kpke::encrypt::<P, B>(&ek.pke, m, &r, c.as_mut());
+    kpke::encrypt::<P, B>(&ek.pke, m, &r, c);
     #[cfg(feature = "small-memory")]
     kpke::stream::encrypt::<P, B>(&ek.pke, m, &r, &mut |off, bytes| {
-        c.as_mut()[off..off + bytes.len()].copy_from_slice(bytes);
+        c[off..off + bytes.len()].copy_from_slice(bytes);
     });
-    let shared = SharedSecret(k);
+    out.1.0 = k;
     k.zeroize();
     r.zeroize();
-    (Ciphertext { encoded: c }, shared)
 }
 
 /// FIPS 203, Algorithm 18: ML-KEM.Decaps_internal(dk, c), with implicit rejection.

@@ -117,7 +117,14 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m), for a given m (a test interface:
     /// m must be 32 fresh random bytes, never reused).
     pub fn encapsulate_deterministic(&self, m: &[u8; 32]) -> (Ciphertext<P>, SharedSecret) {
-        kem::encaps_internal::<P>(self, m)
+        let mut out = (
+            Ciphertext {
+                encoded: P::CtBytes::zeroed(),
+            },
+            SharedSecret([0; SHARED_SECRET_LEN]),
+        );
+        kem::encaps_internal::<P>(self, m, &mut out);
+        out
     }
 }
 

@@ -8,10 +8,12 @@
 //! Outputs are byte for byte those of the default K-PKE (`kpke.rs`, tested against it); the
 //! kernels, sampling and encodings are the same.
 //!
-//! Working memory: the k polynomials y_hat of encryption, plus three polynomials and one
-//! Keccak state with its block.
+//! Working memory: y_hat of encryption as ByteEncode12 (384 k bytes), one accumulator, one
+//! more polynomial (noise) or ciphertext chunk at a time, and one Keccak state with its block.
+//! The entries of A_hat are never held: their coefficients are multiplied into the accumulator
+//! pair by pair as the rejection sampling accepts them.
 
-use pqlab_arith::array::FixedArray;
+use pqlab_arith::bytes::ByteArray;
 use pqlab_arith::mlkem::{GAMMAS, base_case_multiply, montgomery_reduce};
 use pqlab_arith::wipe::wipe;
 use pqlab_keccak::{Shake128, Shake256};
@@ -21,36 +23,91 @@ use zeroize::Zeroize;
 use super::PkeEncryptionKey;
 use crate::backend::Ops;
 use crate::hash::g;
-use crate::params::{N, ParameterSet};
-use crate::poly::{Poly, inner_product_ntt};
+use crate::params::{N, ParameterSet, Q};
+use crate::poly::Poly;
 
-/// acc += f_hat x_T g_hat * 2^-16 (FIPS 203, Algorithm 11 with Algorithm 12, Montgomery
-/// reduction per product), in place. Inputs of absolute value at most q; after j products on
-/// a zero accumulator, |acc| <= j q (at most 4 q for a sum of k terms).
-fn multiply_ntts_acc(acc: &mut Poly, f: &Poly, g: &Poly) {
-    for (i, ((ac, fc), gc)) in acc
-        .0
-        .chunks_exact_mut(2)
-        .zip(f.0.chunks_exact(2))
-        .zip(g.0.chunks_exact(2))
-        .enumerate()
-    {
-        let (c0, c1) = base_case_multiply(fc[0], fc[1], gc[0], gc[1], GAMMAS[i]);
-        ac[0] += montgomery_reduce(c0);
-        ac[1] += montgomery_reduce(c1);
+/// acc\[2p\], acc\[2p + 1\] += (a0 + a1 X) (b0 + b1 X) mod (X^2 - gamma_p), times 2^-16 (FIPS 203,
+/// Algorithm 12: BaseCaseMultiply for pair p of Algorithm 11, with Montgomery reduction of the
+/// product). Inputs of absolute value at most q; each call adds less than q in absolute value.
+#[inline(always)]
+fn base_case_acc(acc: &mut Poly, p: usize, (a0, a1): (i16, i16), (b0, b1): (i16, i16)) {
+    let (c0, c1) = base_case_multiply(a0, a1, b0, b1, GAMMAS[p]);
+    acc.0[2 * p] += montgomery_reduce(c0);
+    acc.0[2 * p + 1] += montgomery_reduce(c1);
+}
+
+/// acc += f_hat x_T g_hat * 2^-16 (FIPS 203, Algorithm 11), in place, with g_hat given pair by
+/// pair (`g(p)` = coefficients 2p and 2p + 1). Inputs of absolute value at most q; after j
+/// products on a zero accumulator, |acc| < j q (below 4 q for a sum of k terms).
+fn multiply_ntts_acc(acc: &mut Poly, f: &Poly, g: impl Fn(usize) -> (i16, i16)) {
+    for p in 0..N / 2 {
+        base_case_acc(acc, p, (f.0[2 * p], f.0[2 * p + 1]), g(p));
+    }
+}
+
+/// Coefficients 2p and 2p + 1 of a polynomial given as ByteEncode12 (FIPS 203, Algorithm 6:
+/// ByteDecode12 of the three bytes 3p..3p + 3, without reduction).
+#[inline(always)]
+fn pair12(bytes: &[u8], p: usize) -> (i16, i16) {
+    let b = &bytes[3 * p..3 * p + 3];
+    let d1 = i16::from(b[0]) | (i16::from(b[1] & 0x0f) << 8);
+    let d2 = i16::from(b[1] >> 4) | (i16::from(b[2]) << 4);
+    (d1, d2)
+}
+
+/// Coefficients 2p and 2p + 1 of `f`.
+#[inline(always)]
+fn pair(f: &Poly, p: usize) -> (i16, i16) {
+    (f.0[2 * p], f.0[2 * p + 1])
+}
+
+/// acc += SampleNTT(rho || j || i) x_T g_hat * 2^-16 (FIPS 203, Algorithm 7 with Algorithms 11
+/// and 12), the entry of A_hat never held: each pair of coefficients is multiplied into `acc` as
+/// the rejection sampling accepts it (lines 5 to 15 of Algorithm 7, as the `rej_uniform`
+/// kernel reads a block). `g(p)` gives pair p of g_hat (absolute values at most q). One SHAKE128
+/// stream on public data (rho): the rejection branches leak nothing secret, and the memory
+/// touched depends only on the public pair index.
+#[inline(never)]
+pub(crate) fn sample_ntt_acc(
+    rho: &[u8; 32],
+    j: u8,
+    i: u8,
+    acc: &mut Poly,
+    g: impl Fn(usize) -> (i16, i16),
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut reader = Shake128::reader_of_parts(&[rho, &[j, i]]);
+    let mut block = [0u8; 168];
+    let (mut n, mut even) = (0, 0);
+    while n < N {
+        reader.squeeze(&mut block);
+        // 168 = 3 * 56: every block holds a whole number of 3-byte groups C.
+        for c in block.chunks_exact(3) {
+            let d1 = i16::from(c[0]) | (i16::from(c[1] & 0x0f) << 8);
+            let d2 = i16::from(c[1] >> 4) | (i16::from(c[2]) << 4);
+            for d in [d1, d2] {
+                if d < Q && n < N {
+                    if n % 2 == 0 {
+                        even = d;
+                    } else {
+                        base_case_acc(acc, n / 2, (even, d), g(n / 2));
+                    }
+                    n += 1;
+                }
+            }
+        }
     }
 }
 
 /// FIPS 203, Algorithm 7: SampleNTT(rho || j || i) into `a`, one SHAKE128 stream (public data:
 /// the rejection branches leak nothing secret).
+#[cfg(test)]
 pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8, a: &mut Poly) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut ctx = Shake128::new();
     ctx.absorb(rho);
     ctx.absorb(&[j, i]);
     let mut reader = ctx.finalize();
     let mut n = 0;
-    // 168 = 3 * 56: every block holds a whole number of 3-byte groups C.
     while n < N {
         let block = reader.squeeze_block();
         n += B::rej_uniform(&block, &mut a.0[n..]);
@@ -59,14 +116,12 @@ pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8, a: &mut Poly) {
 
 /// SamplePolyCBD_eta(PRF_eta(s, b)) into `f` (FIPS 203, Algorithm 8; PRF is equation 4.3),
 /// one SHAKE256 stream; the PRF output is wiped.
+#[inline(never)]
 pub(crate) fn sample_cbd<B: Ops>(s: &[u8; 32], b: u8, eta: usize, f: &mut Poly) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut buf = [0u8; 192];
     let need = (64 * eta).min(buf.len());
-    let mut ctx = Shake256::new();
-    ctx.absorb(s);
-    ctx.absorb(&[b]);
-    ctx.finalize().squeeze(&mut buf[..need]);
+    Shake256::digest_parts(&[s, &[b]], &mut buf[..need]);
     B::sample_poly_cbd(eta, &buf[..need], &mut f.0);
     wipe(&mut buf);
 }
@@ -88,24 +143,23 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
         sample_cbd::<B>(&sigma, n as u8, P::ETA1, s);
         s.ntt::<B>();
     }
-    let mut a = Poly::ZERO;
     for (i, t) in ek.t_hat.as_mut().iter_mut().enumerate() {
         let mut acc = Poly::ZERO;
         for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt::<B>(&rho, j as u8, i as u8, &mut a);
-            multiply_ntts_acc(&mut acc, &a, s);
+            sample_ntt_acc(&rho, j as u8, i as u8, &mut acc, |p| pair(s, p));
         }
         // The products carry a factor 2^-16; one more Montgomery multiplication by 2^32
         // cancels it.
         acc.tomont::<B>();
-        // e_hat[i] = NTT(SamplePolyCBD_eta1(PRF_eta1(sigma, k + i))), in `a`
-        sample_cbd::<B>(&sigma, (P::K + i) as u8, P::ETA1, &mut a);
-        a.ntt::<B>();
-        acc.add_assign(&a);
+        // e_hat[i] = NTT(SamplePolyCBD_eta1(PRF_eta1(sigma, k + i)))
+        let mut e = Poly::ZERO;
+        sample_cbd::<B>(&sigma, (P::K + i) as u8, P::ETA1, &mut e);
+        e.ntt::<B>();
+        acc.add_assign(&e);
+        e.zeroize();
         acc.freeze::<B>();
         *t = acc;
     }
-    a.zeroize();
     sigma.zeroize();
     for s in s_hat.iter_mut() {
         s.freeze::<B>();
@@ -122,49 +176,88 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     r: &[u8; 32],
     emit: &mut dyn FnMut(usize, &[u8]),
 ) {
+    const { assert!(P::ETA2 == 2, "add_noise_eta2 samples with eta = 2") };
     let k = P::K;
-    let mut y_hat = P::VecK::ZERO;
-    for (n, y) in y_hat.as_mut().iter_mut().enumerate() {
-        sample_cbd::<B>(r, n as u8, P::ETA1, y);
-        y.ntt::<B>();
+    // y_hat = NTT(SamplePolyCBD_eta1(PRF_eta1(r, 0..k))), kept as ByteEncode12 (384 bytes a
+    // polynomial, in the first 384 k bytes of an encapsulation key's worth of bytes).
+    let mut y_hat = P::EkBytes::zeroed();
+    // u, the accumulator of each product below, serves first as the scratch of y_hat.
+    let mut u = Poly::ZERO;
+    for (n, y) in y_hat.as_mut().chunks_exact_mut(384).take(k).enumerate() {
+        sample_ntt_encoded::<B>(r, n as u8, P::ETA1, &mut u, y);
     }
-    let mut a = Poly::ZERO;
-    let mut chunk = [0u8; 32 * 11];
+    let y_hat = y_hat.as_mut();
     let du = P::DU as usize;
     // u = NTT^-1(A_hat^T o y_hat) + e1; c1 = ByteEncode_du(Compress_du(u))
     for i in 0..k {
-        let mut u = Poly::ZERO;
-        for (j, y) in y_hat.as_ref().iter().enumerate() {
+        for (j, y) in y_hat.chunks_exact(384).take(k).enumerate() {
             // A_hat[j][i] = SampleNTT(rho || i || j)
-            sample_ntt::<B>(&ek.rho, i as u8, j as u8, &mut a);
-            multiply_ntts_acc(&mut u, &a, y);
+            sample_ntt_acc(&ek.rho, i as u8, j as u8, &mut u, |p| pair12(y, p));
         }
         u.inv_ntt_to_mont::<B>();
-        // e1[i] = SamplePolyCBD_eta2(PRF_eta2(r, k + i)), in `a`
-        sample_cbd::<B>(r, (k + i) as u8, P::ETA2, &mut a);
-        u.add_assign(&a);
+        // e1[i] = SamplePolyCBD_eta2(PRF_eta2(r, k + i))
+        add_noise_eta2(r, (k + i) as u8, &mut u);
         u.freeze::<B>();
-        B::compress_encode(P::DU, &u.0, &mut chunk[..32 * du]);
-        emit(32 * du * i, &chunk[..32 * du]);
+        compress_emit::<B>(P::DU, &u, 32 * du * i, emit);
         u.zeroize();
     }
 
-    // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v))
-    let mut v = inner_product_ntt::<B>(ek.t_hat.as_ref().iter(), y_hat.as_ref());
-    v.inv_ntt_to_mont::<B>();
-    sample_cbd::<B>(r, (2 * k) as u8, P::ETA2, &mut a);
-    v.add_assign(&a);
-    // mu = Decompress_1(ByteDecode_1(m)), in `a`
-    B::decode_decompress(1, m, &mut a.0);
-    v.add_assign(&a);
-    v.freeze::<B>();
-    let dv = P::DV as usize;
-    B::compress_encode(P::DV, &v.0, &mut chunk[..32 * dv]);
-    emit(P::C1_LEN, &chunk[..32 * dv]);
+    // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v)), in `u`
+    for (t, y) in ek.t_hat.as_ref().iter().zip(y_hat.chunks_exact(384)) {
+        multiply_ntts_acc(&mut u, t, |p| pair12(y, p));
+    }
+    u.inv_ntt_to_mont::<B>();
+    add_noise_eta2(r, (2 * k) as u8, &mut u);
+    // + mu = Decompress_1(ByteDecode_1(m)): 1665 = round(q / 2) where a bit of m is 1, added
+    // in place through a mask (no branch on the secret m).
+    for (c, i) in u.0.iter_mut().zip(0..) {
+        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
+        *c += -bit & 1665;
+    }
+    u.freeze::<B>();
+    compress_emit::<B>(P::DV, &u, P::C1_LEN, emit);
 
-    y_hat.zeroize();
-    a.zeroize();
-    v.zeroize();
+    wipe(y_hat);
+    u.zeroize();
+}
+
+/// ByteEncode12(NTT(SamplePolyCBD_eta(PRF_eta(s, b)))) into `out` (384 bytes; FIPS 203,
+/// Algorithm 14 lines 10 and 18), the coefficients frozen to [0, q), through `scratch`
+/// (wiped afterwards).
+fn sample_ntt_encoded<B: Ops>(s: &[u8; 32], b: u8, eta: usize, scratch: &mut Poly, out: &mut [u8]) {
+    sample_cbd::<B>(s, b, eta, scratch);
+    scratch.ntt::<B>();
+    scratch.freeze::<B>();
+    B::byte_encode12(&scratch.0, out);
+    scratch.zeroize();
+}
+
+/// f += SamplePolyCBD_2(PRF_2(s, b)) (FIPS 203, Algorithm 8 with eta = 2, for Algorithm 14
+/// lines 14 and 17 with the sums of lines 19 and 21; eta2 = 2 in every parameter set), each
+/// coefficient added as it is computed from its four bits: no polynomial held. Branch-free.
+#[inline(never)]
+fn add_noise_eta2(s: &[u8; 32], b: u8, f: &mut Poly) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut buf = [0u8; 128];
+    Shake256::digest_parts(&[s, &[b]], &mut buf);
+    for (byte, c) in buf.iter().zip(f.0.chunks_exact_mut(2)) {
+        // Coefficient 2i from bits 8i..8i + 4 of B, coefficient 2i + 1 from the next four:
+        // x - y with x, y sums of eta = 2 bits each.
+        let bit = |k: u8| i16::from((byte >> k) & 1);
+        c[0] += bit(0) + bit(1) - bit(2) - bit(3);
+        c[1] += bit(4) + bit(5) - bit(6) - bit(7);
+    }
+    wipe(&mut buf);
+}
+
+/// ByteEncode_d(Compress_d(f)) (FIPS 203, Algorithm 14 lines 22 and 23) handed to
+/// `emit(offset, bytes)`, through a chunk of its own frame.
+#[inline(never)]
+fn compress_emit<B: Ops>(d: u32, f: &Poly, offset: usize, emit: &mut dyn FnMut(usize, &[u8])) {
+    let mut chunk = [0u8; 32 * 11];
+    let len = 32 * d as usize;
+    B::compress_encode(d, &f.0, &mut chunk[..len]);
+    emit(offset, &chunk[..len]);
     wipe(&mut chunk);
 }
 
@@ -187,6 +280,7 @@ pub(crate) fn encrypt_equals<P: ParameterSet, B: Ops>(
 
 /// FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c), streaming: each u'\[i\] is decoded,
 /// transformed and multiplied into w in turn.
+#[inline(never)]
 pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8; 32] {
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;
@@ -200,7 +294,7 @@ pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8;
         // u'[i] = Decompress_du(ByteDecode_du(c1[i])), then NTT(u'[i])
         B::decode_decompress(du, chunk, &mut u.0);
         u.ntt::<B>();
-        multiply_ntts_acc(&mut w, s, &u);
+        multiply_ntts_acc(&mut w, s, |p| pair(&u, p));
     }
     w.inv_ntt_to_mont::<B>();
     // v' = Decompress_dv(ByteDecode_dv(c2)), in `u`; w = v' - NTT^-1(s_hat^T o NTT(u'))
@@ -220,6 +314,8 @@ pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8;
 /// chunk-by-chunk comparison agreeing with the bytes.
 #[cfg(all(test, not(feature = "small-memory")))]
 mod tests {
+    use pqlab_arith::array::FixedArray;
+
     use super::*;
     use crate::params::{MlKem512, MlKem768, MlKem1024};
 
