@@ -119,11 +119,20 @@ impl<const RATE: usize> Shake<RATE> {
 
     /// Absorbs every part of `input` in order and fills `out` (a one-shot XOF call).
     pub fn digest_parts(input: &[&[u8]], out: &mut [u8]) {
-        let mut h = Self::new();
+        Self::reader_of_parts(input).squeeze(out);
+    }
+
+    /// Absorbs every part of `input` in order and returns the reader of the output stream:
+    /// [`Shake::new`], [`Shake::absorb`] and [`Shake::finalize`] in one call that holds one
+    /// Keccak state, not two (the absorbing one and the reader's), for callers that count
+    /// their stack.
+    pub fn reader_of_parts(input: &[&[u8]]) -> ShakeReader<RATE> {
+        let mut sponge = Sponge::new();
         for part in input {
-            h.absorb(part);
+            sponge.absorb(part);
         }
-        h.finalize().squeeze(out);
+        sponge.pad(SHAKE_DS);
+        ShakeReader { sponge }
     }
 }
 

@@ -108,6 +108,21 @@ fn load64(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
+/// The first `out.len()` bytes (at most 200) of instance `lane` of `state`, little-endian
+/// lanes in order: whole words first, then the bytes of a last partial one.
+#[inline(always)]
+fn read_lane(state: &Interleaved, lane: usize, out: &mut [u8]) {
+    let whole = (out.len() / 8).min(25);
+    let (head, tail) = out.split_at_mut(8 * whole);
+    for (row, bytes) in state.0.iter().zip(head.chunks_exact_mut(8)) {
+        bytes.copy_from_slice(&row[lane].to_le_bytes());
+    }
+    if let (Some(row), false) = (state.0.get(whole), tail.is_empty()) {
+        let n = tail.len().min(8);
+        tail[..n].copy_from_slice(&row[lane].to_le_bytes()[..n]);
+    }
+}
+
 /// How `total` independent SHAKE streams are best split into [`ShakeX`] batches on `backend`:
 /// at most 8 lanes per batch with AVX-512 (its 8-way permutation), else 4, and the batches as
 /// even as possible (9 streams on 8 lanes: 5 and 4; 30 streams: 8, 8, 8, 6). Yields
@@ -208,6 +223,27 @@ impl<const RATE: usize> ShakeX<RATE> {
                 bytes.copy_from_slice(&row[l].to_le_bytes());
             }
         }
+    }
+
+    /// Moves every lane on to its next output block, to be read with [`ShakeX::read_block`]
+    /// (FIPS 202, Algorithm 8, step 10: the permutation): [`ShakeX::squeeze_blocks`] in two
+    /// halves, so that a caller can take each lane's block straight where it is used instead of
+    /// into one buffer per lane.
+    pub fn next_blocks(&mut self) {
+        if self.lanes != 0 {
+            self.permute();
+        }
+    }
+
+    /// Writes the first `out.len()` bytes (at most RATE) of lane `lane`'s current output block,
+    /// the one of the last [`ShakeX::next_blocks`] (FIPS 202, Algorithm 8, step 8: the first
+    /// bytes of the state). A lane not in use, or bytes past RATE, are left alone.
+    pub fn read_block(&self, lane: usize, out: &mut [u8]) {
+        if lane >= self.lanes {
+            return;
+        }
+        let len = out.len().min(RATE);
+        read_lane(&self.state, lane, &mut out[..len]);
     }
 
     /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on the states of every lane in use ([`permute`]).

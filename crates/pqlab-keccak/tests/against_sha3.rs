@@ -182,6 +182,16 @@ fn shake_split<const R: usize, X: Default + Update + ExtendableOutput>(
     let mut out2 = vec![0u8; out_len];
     Shake::<R>::digest_parts(&parts, &mut out2);
     assert_eq!(out2, expected, "{name} digest_parts with {in_pieces:?}");
+
+    // And through reader_of_parts, squeezed in the same pieces.
+    let mut reader = Shake::<R>::reader_of_parts(&parts);
+    let mut out3 = vec![0u8; out_len];
+    let mut at = 0;
+    for p in &out_pieces {
+        reader.squeeze(&mut out3[at..at + p]);
+        at += p;
+    }
+    assert_eq!(out3, expected, "{name} reader_of_parts with {in_pieces:?}");
 }
 
 /// squeeze_block, alone and mixed with squeeze calls that leave the reader mid-block, equals the

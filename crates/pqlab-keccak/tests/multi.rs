@@ -149,6 +149,48 @@ fn squeezing_into_fewer_or_more_blocks_than_lanes() {
     }
 }
 
+/// `next_blocks` then `read_block` (whole blocks, prefixes, odd lengths) gives the bytes of
+/// `squeeze_blocks`, on every back end.
+#[test]
+fn reading_lanes_one_at_a_time_equals_squeezing_blocks() {
+    let m: [&[u8]; 6] = [b"a", b"b", b"c", b"d", b"e", b"f"];
+    for backend in pqlab_backend::available() {
+        let mut x = pqlab_keccak::Shake128X::new(backend, &m);
+        let mut y = pqlab_keccak::Shake128X::new(backend, &m);
+        let mut blocks = [[0u8; 168]; 6];
+        for round in 0..3 {
+            x.squeeze_blocks(&mut blocks);
+            y.next_blocks();
+            for (l, block) in blocks.iter().enumerate() {
+                for len in [168usize, 128, 61, 1] {
+                    let mut out = [0x55u8; 170];
+                    y.read_block(l, &mut out[..len]);
+                    assert_eq!(
+                        &out[..len],
+                        &block[..len],
+                        "{backend} round {round} lane {l}"
+                    );
+                    assert!(out[len..].iter().all(|&b| b == 0x55));
+                }
+                let mut long = [0x55u8; 170];
+                y.read_block(l, &mut long);
+                assert_eq!(
+                    &long[..168],
+                    &block[..],
+                    "{backend} lane {l}: capped at the rate"
+                );
+                assert_eq!(long[168..], [0x55, 0x55]);
+            }
+            let mut none = [0x55u8; 8];
+            y.read_block(6, &mut none);
+            assert_eq!(
+                none, [0x55; 8],
+                "{backend}: a lane not in use is left alone"
+            );
+        }
+    }
+}
+
 #[test]
 fn mixed_lanes_equal_one_lane_on_every_backend() {
     use pqlab_keccak::{ShakeMix, Xof};

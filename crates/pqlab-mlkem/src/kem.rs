@@ -10,24 +10,29 @@ use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
 use crate::kpke::{self, decode_s_hat};
-use crate::params::{ByteArray, ParameterSet};
+#[cfg(not(feature = "small-memory"))]
+use crate::params::ByteArray;
+use crate::params::ParameterSet;
 
-/// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The decapsulation key keeps the seed
-/// d || z.
-pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32]) -> DecapsulationKey<P> {
-    let mut dk = DecapsulationKey::empty();
-    dispatch!(B => key_gen_internal_with::<P, B>(d, z, &mut dk));
-    dk
+/// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z) into `dk` (a
+/// [`DecapsulationKey::empty`] key, built where the caller returns it: the key is tens of
+/// kilobytes with its matrix, and every by-value move of it would cost that much stack). The
+/// decapsulation key keeps the seed d || z. `d` and `z` hold 32 bytes each.
+pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut DecapsulationKey<P>) {
+    dispatch!(B => key_gen_internal_with::<P, B>(d, z, dk));
 }
 
 /// [`key_gen_internal`] on the kernels of `B`, into `dk` (a [`DecapsulationKey::empty`] key):
 /// the key (k^2 + 2k polynomials) is built where it stays.
 pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
-    d: &[u8; 32],
-    z: &[u8; 32],
+    d: &[u8],
+    z: &[u8],
     dk: &mut DecapsulationKey<P>,
 ) {
+    #[cfg(not(feature = "small-memory"))]
     kpke::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
+    #[cfg(feature = "small-memory")]
+    kpke::stream::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
     dk.ek.pke.encode::<B>(dk.ek.encoded.as_mut());
     dk.ek.h = h(dk.ek.encoded.as_ref());
     dk.seed[..32].copy_from_slice(d);
@@ -35,27 +40,34 @@ pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     dk.has_seed = true;
 }
 
-/// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m).
+/// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m), into `out` (the ciphertext is
+/// encoded where the caller returns it, with no copy on the way).
 pub(crate) fn encaps_internal<P: ParameterSet>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
-) -> (Ciphertext<P>, SharedSecret) {
-    dispatch!(B => encaps_internal_with::<P, B>(ek, m))
+    out: &mut (Ciphertext<P>, SharedSecret),
+) {
+    dispatch!(B => encaps_internal_with::<P, B>(ek, m, out));
 }
 
 /// [`encaps_internal`] on the kernels of `B`.
 pub(crate) fn encaps_internal_with<P: ParameterSet, B: Ops>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
-) -> (Ciphertext<P>, SharedSecret) {
+    out: &mut (Ciphertext<P>, SharedSecret),
+) {
     // (K, r) = G(m || H(ek))
     let (mut k, mut r) = g(&[m, &ek.h]);
-    let mut c = P::CtBytes::zeroed();
-    kpke::encrypt::<P, B>(&ek.pke, m, &r, c.as_mut());
-    let shared = SharedSecret(k);
+    let c = out.0.encoded.as_mut();
+    #[cfg(not(feature = "small-memory"))]
+    kpke::encrypt::<P, B>(&ek.pke, m, &r, c);
+    #[cfg(feature = "small-memory")]
+    kpke::stream::encrypt::<P, B>(&ek.pke, m, &r, &mut |off, bytes| {
+        c[off..off + bytes.len()].copy_from_slice(bytes);
+    });
+    out.1.0 = k;
     k.zeroize();
     r.zeroize();
-    (Ciphertext { encoded: c }, shared)
 }
 
 /// FIPS 203, Algorithm 18: ML-KEM.Decaps_internal(dk, c), with implicit rejection.
@@ -76,16 +88,27 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
 ) -> SharedSecret {
     let c_bytes = c.encoded.as_ref();
     // m' = K-PKE.Decrypt(dk_PKE, c)
+    #[cfg(not(feature = "small-memory"))]
     let mut m_prime = kpke::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
+    #[cfg(feature = "small-memory")]
+    let mut m_prime = kpke::stream::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
     // (K', r') = G(m' || h)
     let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
     // K_bar = J(z || c)
     let mut k_bar = j(&[dk.z(), c_bytes]);
-    // c' = K-PKE.Encrypt(ek_PKE, m', r')
-    let mut c_prime = P::CtBytes::zeroed();
-    kpke::encrypt::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
+    // c' = K-PKE.Encrypt(ek_PKE, m', r'); equal = (c == c'), in constant time
+    #[cfg(not(feature = "small-memory"))]
+    let equal = {
+        let mut c_prime = P::CtBytes::zeroed();
+        kpke::encrypt::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
+        let equal = subtle::Choice::from(pqlab_arith::ct::bytes_eq(c_bytes, c_prime.as_ref()));
+        pqlab_arith::wipe::wipe(c_prime.as_mut());
+        equal
+    };
+    // (chunk by chunk as it is made: c' is never held)
+    #[cfg(feature = "small-memory")]
+    let equal = kpke::stream::encrypt_equals::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_bytes);
     // if c != c' then K' = K_bar
-    let equal = subtle::Choice::from(pqlab_arith::ct::bytes_eq(c_bytes, c_prime.as_ref()));
     for (k, kb) in k_prime.iter_mut().zip(k_bar.iter()) {
         k.conditional_assign(kb, !equal);
     }
@@ -94,7 +117,6 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
     m_prime.zeroize();
     r_prime.zeroize();
     k_bar.zeroize();
-    pqlab_arith::wipe::wipe(c_prime.as_mut());
     shared
 }
 

@@ -117,7 +117,14 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m), for a given m (a test interface:
     /// m must be 32 fresh random bytes, never reused).
     pub fn encapsulate_deterministic(&self, m: &[u8; 32]) -> (Ciphertext<P>, SharedSecret) {
-        kem::encaps_internal::<P>(self, m)
+        let mut out = (
+            Ciphertext {
+                encoded: P::CtBytes::zeroed(),
+            },
+            SharedSecret([0; SHARED_SECRET_LEN]),
+        );
+        kem::encaps_internal::<P>(self, m, &mut out);
+        out
     }
 }
 
@@ -156,9 +163,10 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// generation.
     pub fn generate() -> Result<Self, Error> {
         let mut seed = os_random::<64>()?;
-        let dk = Self::from_seed_bytes(&seed);
+        let mut dk = Self::empty();
+        kem::key_gen_internal::<P>(&seed[..32], &seed[32..], &mut dk);
         seed.zeroize();
-        dk
+        Ok(dk)
     }
 
     /// FIPS 203, Algorithm 19: ML-KEM.KeyGen, with d and then z (32 bytes each) from `rng`.
@@ -167,7 +175,8 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     ) -> Result<Self, Error> {
         let mut d = rng_32(rng)?;
         let mut z = rng_32(rng)?;
-        let dk = Self::from_seed(&d, &z);
+        let mut dk = Self::empty();
+        kem::key_gen_internal::<P>(&d, &z, &mut dk);
         d.zeroize();
         z.zeroize();
         Ok(dk)
@@ -175,20 +184,17 @@ impl<P: ParameterSet> DecapsulationKey<P> {
 
     /// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z). The key keeps the seed d || z.
     pub fn from_seed(d: &[u8; 32], z: &[u8; 32]) -> Self {
-        kem::key_gen_internal::<P>(d, z)
+        let mut dk = Self::empty();
+        kem::key_gen_internal::<P>(d, z, &mut dk);
+        dk
     }
 
     /// Like [`DecapsulationKey::from_seed`], from the 64-byte seed-form key d || z (the seed
     /// format of FIPS 203, Section 7.1 and of the IETF private-key formats).
     pub fn from_seed_bytes(seed: &[u8]) -> Result<Self, Error> {
         check_len("decapsulation key seed", seed, SEED_LEN)?;
-        let mut d = [0u8; 32];
-        let mut z = [0u8; 32];
-        d.copy_from_slice(&seed[..32]);
-        z.copy_from_slice(&seed[32..]);
-        let dk = Self::from_seed(&d, &z);
-        d.zeroize();
-        z.zeroize();
+        let mut dk = Self::empty();
+        kem::key_gen_internal::<P>(&seed[..32], &seed[32..], &mut dk);
         Ok(dk)
     }
 

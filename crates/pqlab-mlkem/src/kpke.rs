@@ -2,16 +2,27 @@
 //!
 //! The encryption key is kept decoded: t_hat, rho and the matrix A_hat = SampleNTT(rho || j || i)
 //! expanded once when the key is made or imported (as Go's crypto/mlkem does), so that
-//! encryption and the re-encryption in decapsulation skip SampleNTT.
+//! encryption and the re-encryption in decapsulation skip SampleNTT. Under the `small-memory`
+//! feature the key holds no A_hat and the scheme runs on `stream`'s K-PKE, which samples each
+//! entry when it is needed.
+
+#[cfg(any(test, feature = "small-memory"))]
+pub(crate) mod stream;
 
 use pqlab_arith::array::FixedArray;
+#[cfg(not(feature = "small-memory"))]
 use zeroize::Zeroize;
 
 use crate::backend::Ops;
-use crate::hash::g;
-use crate::params::{MAX_K, ParameterSet};
-use crate::poly::{Poly, inner_product_ntt};
-use crate::sample::{sample_key_gen, sample_matrix, sample_poly_cbd_prf};
+use crate::params::ParameterSet;
+use crate::poly::Poly;
+#[cfg(not(feature = "small-memory"))]
+use crate::{
+    hash::g,
+    params::MAX_K,
+    poly::inner_product_ntt,
+    sample::{sample_key_gen, sample_matrix, sample_poly_cbd_prf},
+};
 
 /// A decoded K-PKE encryption key ek_PKE = ByteEncode12(t_hat) || rho, with A_hat expanded.
 /// Public data, sized for its parameter set.
@@ -20,6 +31,7 @@ pub(crate) struct PkeEncryptionKey<P: ParameterSet> {
     /// t_hat, coefficients in [0, q).
     pub(crate) t_hat: P::VecK,
     /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) at index i k + j, coefficients in [0, q).
+    #[cfg(not(feature = "small-memory"))]
     pub(crate) a_hat: P::Matrix,
     /// The seed rho of A_hat.
     pub(crate) rho: [u8; 32],
@@ -30,14 +42,17 @@ impl<P: ParameterSet> PkeEncryptionKey<P> {
     /// place spares the copies a by-value construction costs).
     pub(crate) const EMPTY: Self = Self {
         t_hat: P::VecK::ZERO,
+        #[cfg(not(feature = "small-memory"))]
         a_hat: P::Matrix::ZERO,
         rho: [0; 32],
     };
 
     /// Sets rho and expands A_hat from it in place (FIPS 203, Algorithm 13 lines 3 to 7,
     /// Algorithm 14 lines 4 to 8).
+    /// (Under `small-memory`, only sets rho: A_hat is sampled entry by entry when used.)
     pub(crate) fn expand<B: Ops>(&mut self, rho: &[u8; 32]) {
         self.rho = *rho;
+        #[cfg(not(feature = "small-memory"))]
         sample_matrix::<B>(rho, P::K, self.a_hat.as_mut());
     }
 
@@ -57,6 +72,7 @@ impl<P: ParameterSet> PkeEncryptionKey<P> {
     }
 
     /// Row i of A_hat (k entries).
+    #[cfg(not(feature = "small-memory"))]
     fn row(&self, i: usize) -> &[Poly] {
         &self.a_hat.as_ref()[i * P::K..(i + 1) * P::K]
     }
@@ -80,8 +96,9 @@ pub(crate) fn decode_s_hat<B: Ops>(dk_pke: &[u8], s_hat: &mut [Poly]) {
 /// FIPS 203, Algorithm 13: K-PKE.KeyGen(d), into `ek` (an [`PkeEncryptionKey::EMPTY`] key) and
 /// `s_hat` (coefficients in [0, q)); their encodings are [`PkeEncryptionKey::encode`] and
 /// [`encode_s_hat`] (lines 19 and 20).
+#[cfg(not(feature = "small-memory"))]
 pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
-    d: &[u8; 32],
+    d: &[u8],
     ek: &mut PkeEncryptionKey<P>,
     s_hat: &mut [Poly],
 ) {
@@ -124,6 +141,7 @@ pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
 
 /// FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), writing c = c1 || c2 into `c` of
 /// 32 (du k + dv) bytes.
+#[cfg(not(feature = "small-memory"))]
 pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     ek: &PkeEncryptionKey<P>,
     m: &[u8; 32],
@@ -134,12 +152,18 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     let k = P::K;
     let mut etas = [P::ETA2; 2 * MAX_K + 1];
     etas[..k].fill(P::ETA1);
-    let mut ye = [Poly::ZERO; 2 * MAX_K + 1];
-    sample_poly_cbd_prf::<B>(r, 0, &etas[..2 * k + 1], &mut ye[..2 * k + 1], &mut []);
-    // y, e1 and e2 stay where they were sampled (y transformed in place).
-    let (y_hat, rest) = ye.split_at_mut(k);
-    let (e1, rest) = rest.split_at_mut(k);
-    let e2 = &rest[0];
+    // y, e1 and e2 stay where they were sampled (y transformed in place), each sized for the
+    // parameter set.
+    let mut y_vec = P::VecK::ZERO;
+    let mut e1_vec = P::VecK::ZERO;
+    let mut e2 = [Poly::ZERO];
+    sample_poly_cbd_prf::<B>(
+        r,
+        0,
+        &etas[..2 * k + 1],
+        &mut [y_vec.as_mut(), e1_vec.as_mut(), &mut e2],
+    );
+    let (y_hat, e1) = (y_vec.as_mut(), e1_vec.as_ref());
     for y in y_hat.iter_mut() {
         y.ntt::<B>();
     }
@@ -160,7 +184,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v))
     let mut v = inner_product_ntt::<B>(ek.t_hat.as_ref().iter(), y_hat);
     v.inv_ntt_to_mont::<B>();
-    v.add_assign(e2);
+    v.add_assign(&e2[0]);
     // mu = Decompress_1(ByteDecode_1(m))
     let mut mu = Poly::ZERO;
     B::decode_decompress(1, m, &mut mu.0);
@@ -168,13 +192,16 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     v.freeze::<B>();
     B::compress_encode(P::DV, &v.0, c2);
 
-    ye.zeroize();
+    y_vec.zeroize();
+    e1_vec.zeroize();
+    e2[0].zeroize();
     mu.zeroize();
     v.zeroize();
 }
 
 /// FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c), with dk_PKE given decoded as s_hat
 /// (coefficients of absolute value at most q). `c` must hold 32 (du k + dv) bytes.
+#[cfg(not(feature = "small-memory"))]
 pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8; 32] {
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;

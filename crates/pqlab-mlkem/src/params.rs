@@ -14,6 +14,7 @@ pub const Q: i16 = pqlab_arith::mlkem::Q;
 /// The number of coefficients n of a polynomial.
 pub const N: usize = 256;
 /// The largest k of any parameter set: the size of the fixed vectors that hold a k-vector.
+#[cfg_attr(feature = "small-memory", allow(dead_code))]
 pub const MAX_K: usize = 4;
 /// Length of a seed-form decapsulation key d || z (FIPS 203, Section 7.1), in bytes.
 pub const SEED_LEN: usize = 64;

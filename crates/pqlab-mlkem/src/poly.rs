@@ -79,6 +79,7 @@ impl Poly {
 /// the products A_hat o s_hat, A_hat^T o y_hat, t_hat^T o y_hat and s_hat^T o u_hat of
 /// Algorithms 13 to 15). At most k = 4 terms; inputs must have coefficients of absolute value
 /// at most q; the output has absolute value at most q.
+#[cfg_attr(feature = "small-memory", allow(dead_code))]
 pub(crate) fn inner_product_ntt<'a, B: Ops>(a: impl Iterator<Item = &'a Poly>, b: &[Poly]) -> Poly {
     let mut xs: [&[i16; N]; MAX_K] = [&Poly::ZERO.0; MAX_K];
     let mut ys: [&[i16; N]; MAX_K] = [&Poly::ZERO.0; MAX_K];

@@ -1,40 +1,22 @@
 //! Sampling algorithms (FIPS 203, Section 4.2.2: Algorithms 7 and 8), over the kernels of the
 //! selected back end; the independent SHAKE streams run side by side in Keccak lanes.
 
+// Under `small-memory` the lane samplers serve only the tests (`kpke::stream` samples one
+// stream at a time).
+#![cfg_attr(feature = "small-memory", allow(dead_code))]
+
 use pqlab_arith::wipe::wipe;
-#[cfg(test)]
-use pqlab_keccak::Shake128;
 use pqlab_keccak::{Shake128X, Shake256X, ShakeMix, Xof, lane_batches};
 
 use crate::backend::Ops;
 use crate::params::N;
 use crate::poly::Poly;
 
-/// FIPS 203, Algorithm 7: SampleNTT(B) for the 34-byte seed B = rho || j || i: a uniformly random
-/// element of T_q, by rejection sampling from SHAKE128, one stream alone (the reference for the
-/// lanes of [`sample_matrix`]). Runs on public data (rho), so the rejection branches leak
-/// nothing secret.
-#[cfg(test)]
-pub(crate) fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut ctx = Shake128::new();
-    ctx.absorb(rho);
-    ctx.absorb(&[j, i]);
-    let mut reader = ctx.finalize();
-    let mut a = Poly::ZERO;
-    let mut n = 0;
-    // 168 = 3 * 56: every block holds a whole number of 3-byte groups C.
-    while n < N {
-        let block = reader.squeeze_block();
-        n += B::rej_uniform(&block, &mut a.0[n..]);
-    }
-    a
-}
-
 /// A_hat\[i\]\[j\] = SampleNTT(rho || j || i) for i, j < k (FIPS 203, Algorithm 13 lines 3 to 7,
 /// Algorithm 14 lines 4 to 8): the k^2 SHAKE128 streams run in Keccak lanes side by side, each
 /// block of each lane going through the rejection kernel until every entry has 256
-/// coefficients. Public data.
+/// coefficients. Public data. (Each lane equals `kpke::stream::sample_ntt`, which samples
+/// one stream alone.)
 pub(crate) fn sample_matrix<B: Ops>(rho: &[u8; 32], k: usize, a_hat: &mut [Poly]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     for (first, n) in lane_batches(B::BACKEND, k * k) {
@@ -143,20 +125,20 @@ pub(crate) fn sample_key_gen<B: Ops>(
     }
 }
 
-/// SamplePolyCBD_eta\[i\](PRF_eta\[i\](s, b0 + i)) into `out[i]` for every i (FIPS 203,
+/// SamplePolyCBD_eta\[i\](PRF_eta\[i\](s, b0 + i)) into output i for every i (FIPS 203,
 /// Algorithm 13 lines 9 and 13, Algorithm 14 lines 10, 14 and 17; PRF is equation 4.3): the
-/// SHAKE256 streams run in Keccak lanes side by side. `out` is `first` followed by `second`
-/// (two slices, so that key generation samples s straight into the key and e beside it);
-/// `etas` has one entry per output, at most 2 MAX_K + 1 in all.
+/// SHAKE256 streams run in Keccak lanes side by side. The outputs are the polynomials of
+/// `parts` in order (several slices, so that each vector is sampled straight where it stays,
+/// sized for its parameter set); `etas` has one entry per output, at most 2 MAX_K + 1 in all.
 pub(crate) fn sample_poly_cbd_prf<B: Ops>(
     s: &[u8; 32],
     b0: u8,
     etas: &[usize],
-    first: &mut [Poly],
-    second: &mut [Poly],
+    parts: &mut [&mut [Poly]],
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let total = etas.len().min(first.len() + second.len());
+    let outputs: usize = parts.iter().map(|p| p.len()).sum();
+    let total = etas.len().min(outputs);
     for (start, n) in lane_batches(B::BACKEND, total) {
         let mut seeds = [[0u8; 33]; 8];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
@@ -165,33 +147,70 @@ pub(crate) fn sample_poly_cbd_prf<B: Ops>(
         }
         let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
         let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
-        // 64 eta <= 192 bytes: two blocks of 136.
-        let mut blocks = [[[0u8; 136]; 8]; 2];
-        xof.squeeze_blocks(&mut blocks[0][..n]);
-        if etas[start..start + n].iter().any(|&e| 64 * e > 136) {
-            xof.squeeze_blocks(&mut blocks[1][..n]);
-        }
+        // 64 eta <= 192 bytes: one block of 136, or two. Each lane's block is read straight
+        // into `buf` and sampled from there; a lane that needs a second block parks its first
+        // one in its output polynomial meanwhile (no buffer per lane).
+        let mut buf = [0u8; 192];
+        xof.next_blocks();
+        let mut second = false;
         for t in 0..n {
-            let i = start + t;
-            let eta = etas[i];
-            let f = if i < first.len() {
-                &mut first[i].0
-            } else {
-                &mut second[i - first.len()].0
+            let eta = etas[start + t];
+            let Some(f) = nth_poly(parts, start + t) else {
+                continue;
             };
             if 64 * eta <= 136 {
-                B::sample_poly_cbd(eta, &blocks[0][t][..64 * eta], f);
+                xof.read_block(t, &mut buf[..64 * eta]);
+                B::sample_poly_cbd(eta, &buf[..64 * eta], &mut f.0);
             } else {
-                let mut buf = [0u8; 272];
-                buf[..136].copy_from_slice(&blocks[0][t]);
-                buf[136..].copy_from_slice(&blocks[1][t]);
-                B::sample_poly_cbd(eta, &buf[..64 * eta], f);
-                wipe(&mut buf);
+                xof.read_block(t, &mut buf[..136]);
+                park(&buf[..136], f);
+                second = true;
+            }
+        }
+        if second {
+            xof.next_blocks();
+            for t in 0..n {
+                let eta = etas[start + t];
+                let Some(f) = nth_poly(parts, start + t) else {
+                    continue;
+                };
+                if 64 * eta > 136 {
+                    unpark(f, &mut buf[..136]);
+                    xof.read_block(t, &mut buf[136..64 * eta]);
+                    B::sample_poly_cbd(eta, &buf[..64 * eta], &mut f.0);
+                }
             }
         }
         wipe(seeds.as_flattened_mut());
-        wipe(blocks.as_flattened_mut().as_flattened_mut());
+        wipe(&mut buf);
     }
+}
+
+/// Keeps `bytes` (an even length, at most 2 N) in the coefficients of `f`, two bytes to a
+/// coefficient, until [`unpark`] takes them back: a stream's first block waits in the
+/// polynomial it becomes.
+fn park(bytes: &[u8], f: &mut Poly) {
+    for (c, pair) in f.0.iter_mut().zip(bytes.chunks_exact(2)) {
+        *c = i16::from_le_bytes([pair[0], pair[1]]);
+    }
+}
+
+/// The bytes that [`park`] left in `f`, into `bytes` (an even length, at most 2 N).
+fn unpark(f: &Poly, bytes: &mut [u8]) {
+    for (c, pair) in f.0.iter().zip(bytes.chunks_exact_mut(2)) {
+        pair.copy_from_slice(&c.to_le_bytes());
+    }
+}
+
+/// Polynomial `i` of the concatenation of `parts`, if there is one.
+fn nth_poly<'a>(parts: &'a mut [&mut [Poly]], mut i: usize) -> Option<&'a mut Poly> {
+    for part in parts.iter_mut() {
+        if i < part.len() {
+            return part.get_mut(i);
+        }
+        i -= part.len();
+    }
+    None
 }
 
 #[cfg(test)]
@@ -200,6 +219,14 @@ mod tests {
     use crate::backend::portable::Portable;
     use crate::hash::prf;
     use crate::params::{MAX_K, Q};
+
+    /// FIPS 203, Algorithm 7: SampleNTT(rho || j || i), one stream alone (the reference for
+    /// the lanes of [`sample_matrix`]).
+    fn sample_ntt<B: Ops>(rho: &[u8; 32], j: u8, i: u8) -> Poly {
+        let mut a = Poly::ZERO;
+        crate::kpke::stream::sample_ntt::<B>(rho, j, i, &mut a);
+        a
+    }
 
     /// FIPS 203, Algorithm 8, written literally over the bit array of B.
     fn literal_cbd(eta: usize, b: &[u8]) -> [i16; N] {
@@ -222,7 +249,7 @@ mod tests {
                 assert_eq!(f.0, literal_cbd(eta, &b[..64 * eta]));
                 assert!(f.0.iter().all(|c| c.unsigned_abs() as usize <= eta));
                 let mut g = [Poly::ZERO];
-                sample_poly_cbd_prf::<Portable>(&[seed; 32], eta as u8, &[eta], &mut g, &mut []);
+                sample_poly_cbd_prf::<Portable>(&[seed; 32], eta as u8, &[eta], &mut [&mut g]);
                 assert_eq!(g[0], f);
             }
             let ones = [0xffu8; 192];
@@ -250,7 +277,7 @@ mod tests {
         let etas = [3, 3, 2, 2, 2, 2, 2, 2, 2];
         let mut out = [Poly::ZERO; 9];
         let (head, tail) = out.split_at_mut(4);
-        sample_poly_cbd_prf::<Portable>(&[4u8; 32], 3, &etas, head, tail);
+        sample_poly_cbd_prf::<Portable>(&[4u8; 32], 3, &etas, &mut [head, tail]);
         for (i, (&eta, p)) in etas.iter().zip(&out).enumerate() {
             let mut b = [0u8; 192];
             prf(&[4u8; 32], 3 + i as u8, &mut b[..64 * eta]);
@@ -275,13 +302,7 @@ mod tests {
                 sample_matrix::<Portable>(&rho, k, &mut a_ref[..k * k]);
                 let mut se_ref = [Poly::ZERO; 2 * MAX_K];
                 let etas = [eta1; 2 * MAX_K];
-                sample_poly_cbd_prf::<Portable>(
-                    &sigma,
-                    0,
-                    &etas[..2 * k],
-                    &mut se_ref[..2 * k],
-                    &mut [],
-                );
+                sample_poly_cbd_prf::<Portable>(&sigma, 0, &etas[..2 * k], &mut [&mut se_ref]);
                 assert_eq!(a[..k * k], a_ref[..k * k], "k = {k}: A_hat");
                 assert_eq!(se[..2 * k], se_ref[..2 * k], "k = {k}: s, e");
                 cases += 1;

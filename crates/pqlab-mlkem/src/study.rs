@@ -16,7 +16,7 @@ use crate::backend::portable::Portable;
 use crate::backend::{Coeffs, Ops};
 use crate::kem;
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
-use crate::params::ParameterSet;
+use crate::params::{ByteArray, ParameterSet};
 
 /// The portable kernels with the NTTs under reduction strategy `S`.
 struct Study<S>(PhantomData<S>);
@@ -87,7 +87,14 @@ pub fn encaps_internal<P: ParameterSet>(
     ek: &EncapsulationKey<P>,
     m: &[u8; 32],
 ) -> (Ciphertext<P>, SharedSecret) {
-    with_strategy!(strategy, S => kem::encaps_internal_with::<P, S>(ek, m))
+    let mut out = (
+        Ciphertext {
+            encoded: P::CtBytes::zeroed(),
+        },
+        SharedSecret([0; 32]),
+    );
+    with_strategy!(strategy, S => kem::encaps_internal_with::<P, S>(ek, m, &mut out));
+    out
 }
 
 /// FIPS 203, Algorithm 18: ML-KEM.Decaps_internal(dk, c) with the NTTs under `strategy`.
