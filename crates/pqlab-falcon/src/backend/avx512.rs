@@ -72,6 +72,28 @@ impl Ops for Avx512 {
     }
 
     #[cfg(not(feature = "fpr-emu"))]
+    fn fft(f: &mut [crate::fpr::Fpr], logn: u32) {
+        if logn >= 5 {
+            let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
+            // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+            unsafe { super::avx512_fft::fft(f, logn) }
+        } else {
+            crate::fft::fft(f, logn);
+        }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn ifft(f: &mut [crate::fpr::Fpr], logn: u32) {
+        if logn >= 5 {
+            let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
+            // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+            unsafe { super::avx512_fft::ifft(f, logn) }
+        } else {
+            crate::fft::ifft(f, logn);
+        }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
     fn ldlmv(
         d11: &mut [crate::fpr::Fpr],
         l10: &mut [crate::fpr::Fpr],

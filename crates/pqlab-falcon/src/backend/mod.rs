@@ -36,6 +36,8 @@ pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx512_fft;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
 mod avx512_ldl;
 pub(crate) mod portable;
 
@@ -246,6 +248,18 @@ pub(crate) trait Ops {
     /// back ends reduce and compact 8 or 16 words at a time.
     fn hash_block(block: &[u8; crate::hash::BLOCK_BYTES], c: &mut [u16], i: usize) -> usize {
         crate::hash::hash_words(block, c, i)
+    }
+
+    /// The FFT of a polynomial of degree 2^logn in place ([`crate::fft::fft`], Falcon spec
+    /// v1.2, Section 3.7.2; the AVX-512 back end computes the same bits eight values at a time).
+    fn fft(f: &mut [Fpr], logn: u32) {
+        crate::fft::fft(f, logn);
+    }
+
+    /// The inverse FFT in place ([`crate::fft::ifft`]; the AVX-512 back end computes the same
+    /// bits eight values at a time).
+    fn ifft(f: &mut [Fpr], logn: u32) {
+        crate::fft::ifft(f, logn);
     }
 
     /// Falcon spec v1.2, Algorithm 9 (ffLDL*), line 2: the LDL step of the Falcon tree,

@@ -159,6 +159,7 @@ fn check<B: Ops>() -> usize {
         check_decompress::<B>(&mut rng, case);
         check_ldlmv::<B>(&mut rng, case);
         check_hash_block::<B>(&mut rng, case);
+        check_fft::<B>(&mut rng, case);
         cases += 1;
     }
     cases
@@ -203,6 +204,27 @@ fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
     assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
+}
+
+/// The FFT and inverse FFT of `B` against the portable ones, bit for bit, for every degree 2
+/// to 1024, on values of every magnitude the signer and key generation see.
+fn check_fft<B: Ops>(rng: &mut StdRng, case: usize) {
+    use crate::fpr::Fpr;
+    let logn = 1 + (case % 10) as u32;
+    let n = 1usize << logn;
+    let scale = 2f64.powi(rng.gen_range(-30..60));
+    let mut a = [Fpr::ZERO; 1024];
+    for x in a[..n].iter_mut() {
+        *x = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+    }
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    let mut b = a;
+    B::fft(&mut a[..n], logn);
+    crate::fft::fft(&mut b[..n], logn);
+    assert_eq!(bits(&a), bits(&b), "{:?} n = {n}: fft", B::BACKEND);
+    B::ifft(&mut a[..n], logn);
+    crate::fft::ifft(&mut b[..n], logn);
+    assert_eq!(bits(&a), bits(&b), "{:?} n = {n}: ifft", B::BACKEND);
 }
 
 /// HashToPoint's block step of `B` against the portable one: the next free place and the
