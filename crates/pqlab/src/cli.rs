@@ -134,13 +134,23 @@ pub struct KeygenArgs {
     /// owner only).
     #[arg(long, value_name = "SK")]
     pub secret_key: PathBuf,
-    /// Derive the key pair from this seed (hex; 32 bytes xi for ML-DSA, 64 bytes d || z for
-    /// ML-KEM) instead of OS randomness.
+    /// Derive the key pair from the seed in this file (hex text, surrounding white space
+    /// ignored; `-` reads standard input) instead of OS randomness: 32 bytes xi for ML-DSA,
+    /// 64 bytes d || z for ML-KEM, 48 bytes for Falcon.
+    #[arg(long, value_name = "FILE", conflicts_with = "seed")]
+    pub seed_file: Option<PathBuf>,
+    /// Like --seed-file, with the seed (hex) on the command line. Discouraged, with a warning:
+    /// the command line is visible to other users in the process list and lands in the shell's
+    /// history.
     #[arg(long, value_name = "HEX")]
     pub seed: Option<String>,
     /// The key file format. Reading detects the format by itself.
     #[arg(long, value_enum, default_value_t = Format::Raw)]
     pub format: Format,
+    /// Replace key files that exist (without it, an existing file is an error and nothing is
+    /// written).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `pqlab sign`.

@@ -90,6 +90,41 @@ fn hex_arg(flag: &str, text: &str) -> CliResult<Zeroizing<Vec<u8>>> {
         .map_err(|e| CliError::new(format!("{flag}: not valid hex: {e}")))
 }
 
+/// Decodes a key generation seed given in hex by `flag` and checks its length for `info`'s
+/// algorithm.
+fn seed_arg(flag: &str, text: &str, info: &algs::Info) -> CliResult<Zeroizing<Vec<u8>>> {
+    let seed = hex_arg(flag, text)?;
+    if seed.len() != info.seed_len {
+        return Err(CliError::new(format!(
+            "{flag}: expected {} bytes ({} hex digits) for {}, found {}",
+            info.seed_len,
+            2 * info.seed_len,
+            info.name,
+            seed.len()
+        )));
+    }
+    Ok(seed)
+}
+
+/// Reads a seed file (at most [`io::MAX_SMALL_FILE`] bytes), or standard input for `-`.
+fn read_seed_file(path: &Path) -> CliResult<Zeroizing<Vec<u8>>> {
+    if path.as_os_str() != "-" {
+        return io::read_small("seed file", path);
+    }
+    let mut data = Zeroizing::new(Vec::new());
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::io::stdin().lock(), io::MAX_SMALL_FILE),
+        &mut data,
+    )
+    .map_err(|e| {
+        CliError::new(format!(
+            "cannot read the seed from standard input: {}",
+            io::io_message(&e)
+        ))
+    })?;
+    Ok(data)
+}
+
 /// Decodes `--context`, at most 255 bytes.
 fn context_arg(text: Option<&str>) -> CliResult<Vec<u8>> {
     let Some(text) = text else {
@@ -239,21 +274,26 @@ fn distinct_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> CliR
 fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
     let alg = algorithm(&args.alg)?;
     let info = alg.info();
-    let seed = match &args.seed {
-        Some(text) => {
-            let seed = hex_arg("--seed", text)?;
-            if seed.len() != info.seed_len {
-                return Err(CliError::new(format!(
-                    "--seed: expected {} bytes ({} hex digits) for {}, found {}",
-                    info.seed_len,
-                    2 * info.seed_len,
-                    info.name,
-                    seed.len()
-                )));
-            }
-            Some(seed)
+    let seed = match (&args.seed, &args.seed_file) {
+        (Some(text), _) => {
+            eprintln!(
+                "pqlab: warning: --seed puts key material on the command line (visible in the \
+                 process list and the shell history); use --seed-file"
+            );
+            Some(seed_arg("--seed", text, &info)?)
         }
-        None => None,
+        (None, Some(path)) => {
+            let text = read_seed_file(path)?;
+            let text = std::str::from_utf8(&text).map_err(|_| {
+                CliError::file(
+                    "seed file",
+                    path,
+                    "not hex text (the seed is written in hex)",
+                )
+            })?;
+            Some(seed_arg("--seed-file", text.trim(), &info)?)
+        }
+        (None, None) => None,
     };
     distinct_outputs(
         &[
@@ -267,8 +307,20 @@ fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
         .map_err(|e| CliError::new(format!("key generation failed: {e}")))?;
     let pk = keyfile::encode_public_key(alg, &pair.public, args.format)?;
     let sk = keyfile::encode_secret_key(alg, &pair.secret, args.format)?;
-    let pk = io::stage(info.kind.public_key_file(), &args.public_key, &pk, false)?;
-    let sk = io::stage(info.kind.secret_key_file(), &args.secret_key, &sk, true)?;
+    let pk = io::stage_key(
+        info.kind.public_key_file(),
+        &args.public_key,
+        &pk,
+        false,
+        args.force,
+    )?;
+    let sk = io::stage_key(
+        info.kind.secret_key_file(),
+        &args.secret_key,
+        &sk,
+        true,
+        args.force,
+    )?;
     io::commit_pair(sk, pk)?;
     Ok(Outcome::Success)
 }

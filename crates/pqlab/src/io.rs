@@ -82,17 +82,35 @@ pub struct Staged {
     file: NamedTempFile,
     dest: PathBuf,
     what: &'static str,
+    replace: bool,
 }
 
 /// Writes `data` to a temporary file in the folder of `dest` and flushes it to disk. Secret
 /// outputs are readable by the owner only; others get the usual permissions (umask applies).
+/// An existing `dest` is replaced when the output is committed.
 pub fn stage(what: &'static str, dest: &Path, data: &[u8], secret: bool) -> CliResult<Staged> {
+    stage_key(what, dest, data, secret, true)
+}
+
+/// Like [`stage`] for a key file: unless `replace` (the command's `--force`), an existing
+/// `dest` is an error, here and again when the file is committed (the rename then refuses to
+/// replace a file that appeared in the meantime).
+pub fn stage_key(
+    what: &'static str,
+    dest: &Path,
+    data: &[u8],
+    secret: bool,
+    replace: bool,
+) -> CliResult<Staged> {
     let fail = |problem: String| CliError::file(what, dest, problem);
     if dest.as_os_str().is_empty() {
         return Err(CliError::new(format!("{what}: the file name is empty")));
     }
     if dest.is_dir() {
         return Err(fail("is a directory".into()));
+    }
+    if !replace && dest.symlink_metadata().is_ok() {
+        return Err(fail(EXISTS.into()));
     }
     let dir = match dest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -117,26 +135,65 @@ pub fn stage(what: &'static str, dest: &Path, data: &[u8], secret: bool) -> CliR
         file,
         dest: dest.to_path_buf(),
         what,
+        replace,
     })
 }
 
+/// The error for a key file that exists and may not be replaced.
+const EXISTS: &str = "exists; pass --force to replace it";
+
 impl Staged {
-    /// Renames the temporary file into place.
+    /// Renames the temporary file into place (its contents were flushed to disk by [`stage`]),
+    /// then flushes the folder so that the rename itself is on disk when this returns.
     pub fn commit(self) -> CliResult<()> {
-        let Staged { file, dest, what } = self;
-        file.persist(&dest).map_err(|e| {
-            CliError::file(
-                what,
-                &dest,
-                format!("cannot write: {}", io_message(&e.error)),
-            )
+        let Staged {
+            file,
+            dest,
+            what,
+            replace,
+        } = self;
+        let fail = |problem: String| CliError::file(what, &dest, problem);
+        let persisted = if replace {
+            file.persist(&dest)
+        } else {
+            file.persist_noclobber(&dest)
+        };
+        persisted.map_err(|e| {
+            if !replace && e.error.kind() == io::ErrorKind::AlreadyExists {
+                fail(EXISTS.into())
+            } else {
+                fail(format!("cannot write: {}", io_message(&e.error)))
+            }
         })?;
-        Ok(())
+        sync_parent(&dest).map_err(|e| {
+            fail(format!(
+                "written, but its folder could not be flushed to disk: {}",
+                io_message(&e)
+            ))
+        })
     }
 
     /// The destination.
     pub fn dest(&self) -> &Path {
         &self.dest
+    }
+}
+
+/// Flushes the folder holding `path` to disk (on Unix; elsewhere a rename is not flushed this
+/// way and nothing is done).
+fn sync_parent(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
     }
 }
 

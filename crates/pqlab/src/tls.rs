@@ -43,6 +43,10 @@ pub struct CertArgs {
     /// A DNS name or IP address of the server (repeat for more).
     #[arg(long, value_name = "NAME", default_value = "localhost")]
     pub san: Vec<String>,
+    /// Replace private key files that exist (without it, an existing key file is an error
+    /// and nothing is written).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `pqlab serve`.
@@ -203,15 +207,22 @@ pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
             format!("{leaf_pem}{ca_pem}").as_bytes(),
             false,
         )?,
-        io::stage("private key", &args.key_out, key_pem.as_bytes(), true)?,
+        io::stage_key(
+            "private key",
+            &args.key_out,
+            key_pem.as_bytes(),
+            true,
+            args.force,
+        )?,
     ];
     if let Some(path) = &args.ca_key_out {
         let ca_key_pem = chain.ca_key.pkcs8_pem().map_err(tls_err)?;
-        staged.push(io::stage(
+        staged.push(io::stage_key(
             "CA private key",
             path,
             ca_key_pem.as_bytes(),
             true,
+            args.force,
         )?);
     }
     for file in staged {

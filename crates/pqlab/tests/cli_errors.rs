@@ -241,6 +241,23 @@ fn keygen_writes_both_files_or_neither() {
         &pk,
     ]);
     assert_input_error(&out, &["same file"]);
+    let keygen_args = [
+        "keygen",
+        "ml-dsa-44",
+        "--public-key",
+        &pk,
+        "--secret-key",
+        &sk,
+        "--seed-file",
+        "-",
+    ];
+    let out = run_with(&keygen_args, b"abcd\n");
+    assert_input_error(&out, &["--seed-file", "expected 32 bytes"]);
+    let out = run_with(&keygen_args, "zz".repeat(32).as_bytes());
+    assert_input_error(&out, &["--seed-file", "hex"]);
+    let out = run_with(&keygen_args, &[0xff; 64]);
+    assert_input_error(&out, &["seed file", "not hex text"]);
+    let missing = dir.arg("no-such-seed");
     let out = run(&[
         "keygen",
         "ml-dsa-44",
@@ -248,10 +265,10 @@ fn keygen_writes_both_files_or_neither() {
         &pk,
         "--secret-key",
         &sk,
-        "--seed",
-        "abcd",
+        "--seed-file",
+        &missing,
     ]);
-    assert_input_error(&out, &["--seed", "expected 32 bytes"]);
+    assert_input_error(&out, &["seed file", "no-such-seed", "cannot open"]);
     let out = run(&[
         "keygen",
         "ml-dsa-44",
@@ -259,11 +276,93 @@ fn keygen_writes_both_files_or_neither() {
         &pk,
         "--secret-key",
         &sk,
+        "--seed-file",
+        &missing,
         "--seed",
-        &"zz".repeat(32),
+        &"00".repeat(32),
     ]);
-    assert_input_error(&out, &["--seed", "hex"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--seed with --seed-file accepted"
+    );
     assert_eq!(dir.names(), before, "files left behind");
+}
+
+/// --seed still works, with a warning that the seed is on the command line; --seed-file (a
+/// file or standard input, hex with white space around it) gives the same keys.
+#[test]
+fn keygen_seed_on_the_command_line_warns_and_seed_file_gives_the_same_keys() {
+    let dir = Dir::new();
+    let seed = "5a".repeat(32);
+    let out = run(&[
+        "keygen",
+        "ml-dsa-44",
+        "--public-key",
+        &dir.arg("a-pk"),
+        "--secret-key",
+        &dir.arg("a-sk"),
+        "--seed",
+        &seed,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("pqlab: warning:")
+            && err.contains("--seed-file")
+            && err.lines().count() == 1,
+        "{err:?}"
+    );
+    let seed_file = dir.write("seed.hex", format!("  {seed}\n").as_bytes());
+    let out = run(&[
+        "keygen",
+        "ml-dsa-44",
+        "--public-key",
+        &dir.arg("b-pk"),
+        "--secret-key",
+        &dir.arg("b-sk"),
+        "--seed-file",
+        &seed_file,
+    ]);
+    assert_ok(&out);
+    assert_eq!(dir.read("a-pk"), dir.read("b-pk"));
+    assert_eq!(dir.read("a-sk"), dir.read("b-sk"));
+}
+
+/// An existing key file is not replaced without --force: keygen fails with one line, exit
+/// status 2, and leaves both files as they were; with --force both are replaced.
+#[test]
+fn keygen_refuses_to_overwrite_key_files_without_force() {
+    let dir = Dir::new();
+    let pk = dir.write("pk", b"old public key");
+    let sk = dir.arg("sk");
+    let args = [
+        "keygen",
+        "ml-dsa-44",
+        "--public-key",
+        &pk,
+        "--secret-key",
+        &sk,
+    ];
+    let out = run(&args);
+    assert_input_error(&out, &["public key file", "exists", "--force"]);
+    assert_eq!(dir.read("pk"), b"old public key");
+    assert!(!dir.path("sk").exists());
+    assert_eq!(dir.names(), ["pk"], "files left behind");
+
+    std::fs::remove_file(dir.path("pk")).unwrap();
+    dir.write("sk", b"old secret key");
+    let out = run(&args);
+    assert_input_error(&out, &["secret key file", "exists", "--force"]);
+    assert_eq!(dir.read("sk"), b"old secret key");
+    assert_eq!(dir.names(), ["sk"], "files left behind");
+
+    dir.write("pk", b"old public key");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_ok(&run(&forced));
+    assert_eq!(dir.read("pk").len(), 1312, "public key not replaced");
+    assert_eq!(dir.read("sk").len(), 2560, "secret key not replaced");
 }
 
 #[test]

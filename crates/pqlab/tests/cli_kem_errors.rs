@@ -343,19 +343,22 @@ fn commands_of_the_other_kind_are_rejected() {
     assert_nothing_written(&dir);
 
     // keygen: the seed is d || z, 64 bytes.
-    let out = run(&[
-        "keygen",
-        "ml-kem-768",
-        "--public-key",
-        &dir.arg("x-pk"),
-        "--secret-key",
-        &dir.arg("x-sk"),
-        "--seed",
-        &"00".repeat(32),
-    ]);
+    let out = run_with(
+        &[
+            "keygen",
+            "ml-kem-768",
+            "--public-key",
+            &dir.arg("x-pk"),
+            "--secret-key",
+            &dir.arg("x-sk"),
+            "--seed-file",
+            "-",
+        ],
+        "00".repeat(32).as_bytes(),
+    );
     assert_input_error(
         &out,
-        &["--seed: expected 64 bytes (128 hex digits) for ml-kem-768, found 32"],
+        &["--seed-file: expected 64 bytes (128 hex digits) for ml-kem-768, found 32"],
     );
     assert!(!dir.path("x-pk").exists() && !dir.path("x-sk").exists());
 }

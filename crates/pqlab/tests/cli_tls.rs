@@ -73,6 +73,39 @@ fn make_cert(dir: &Dir, alg: &str) -> (String, String, String) {
     (dir.arg("ca.pem"), dir.arg("c.pem"), dir.arg("k.pem"))
 }
 
+/// `cert` does not replace an existing private key file without --force (and then writes
+/// nothing at all); with --force it does.
+#[test]
+fn cert_refuses_to_overwrite_a_private_key_without_force() {
+    let dir = Dir::new();
+    let (_, _, key) = make_cert(&dir, "ml-dsa-44");
+    let old_key = dir.read("k.pem");
+    let old_cert = dir.read("c.pem");
+    let args = [
+        "cert",
+        "--alg",
+        "ml-dsa-44",
+        "--ca-out",
+        &dir.arg("ca.pem"),
+        "--cert-out",
+        &dir.arg("c.pem"),
+        "--key-out",
+        &key,
+    ];
+    let out = run(&args);
+    assert_input_error(&out, &["private key", "k.pem", "exists", "--force"]);
+    assert_eq!(dir.read("k.pem"), old_key);
+    assert_eq!(
+        dir.read("c.pem"),
+        old_cert,
+        "certificate written without its key"
+    );
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_ok(&run(&forced));
+    assert_ne!(dir.read("k.pem"), old_key, "key not replaced");
+}
+
 #[test]
 fn serve_and_connect_with_every_signature_and_group() {
     for (alg, scheme) in [

@@ -142,10 +142,10 @@ impl Dir {
             "--format",
             format,
         ];
-        if let Some(seed) = seed {
-            args.extend(["--seed", seed]);
+        if seed.is_some() {
+            args.extend(["--seed-file", "-"]);
         }
-        assert_ok(&run(&args));
+        assert_ok(&run_with(&args, seed.unwrap_or("").as_bytes()));
         (pk, sk)
     }
 }
