@@ -81,11 +81,12 @@ fn fits(p: &Poly<'_>, words: u32) -> bool {
 
 /// Integer words of the workspace per coefficient of f. The schedule of [`solve_ntru`] (the
 /// lift and reduction at depth 2, the depth-1 lift, depth 0's seven polynomials modulo p)
-/// needs about 7.3 n words on typical keys, but the deep levels of Falcon-1024 (few
-/// coefficients of many words, with their RNS scratch) need more on some (f, g): with 11 n
-/// words, 8 of the 100 Falcon-1024 KAT key pairs change (an (f, g) rejected for lack of room);
-/// 12 n reproduce all of them, and 13 n leave one n of margin (checked by the test
-/// `workspace_margin`, which runs with 12 n).
+/// needs about 7.3 n words on typical keys, but the deep levels (few coefficients of many
+/// words, with their RNS scratch) need more on some (f, g), for both degrees: with 11 n
+/// words, 8 of the 100 Falcon-1024 KAT key pairs change, and one Falcon-512 key of the test
+/// `workspace_margin` (an (f, g) rejected for lack of room); with 9 n, some Falcon-512 seeds
+/// find no key at all. 12 n reproduce all of them, and 13 n leave one n of margin (checked
+/// by `workspace_margin`, which runs with 12 n).
 pub(crate) const WORDS_PER_N: usize = 13;
 
 /// The key generation's workspace for degree N: the solver's integers ([`WORDS_PER_N`] N
