@@ -25,7 +25,7 @@ use pqlab_arith::falcon_solver::{Mont32, SolverMul};
 use pqlab_keccak::Shake256Reader;
 use zeroize::Zeroize;
 
-use crate::fft::{fft, ifft, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mulconst};
+use crate::fft::{fft, ifft};
 use crate::fpr::Fpr;
 use crate::keys::{SigningKey, has_zero, small_to_ntt};
 use crate::params;
@@ -41,9 +41,24 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
 
 /// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
 /// reduction study instantiates the others).
-#[allow(non_snake_case)]
 pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
     rng: &mut Shake256Reader,
+) -> SigningKey<N> {
+    let mut ws = solve::Workspace::<N>::new();
+    let (words, fp) = ws.parts();
+    let sk = ntru_gen_in::<N, M>(rng, words, fp);
+    ws.clear();
+    sk
+}
+
+/// Falcon spec, Algorithm 5: NTRUGen, in the caller's workspace: `words` integer words (the
+/// solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point values,
+/// left dirty (the caller wipes them).
+#[allow(non_snake_case)]
+fn ntru_gen_in<const N: usize, M: SolverMul>(
+    rng: &mut Shake256Reader,
+    words: &mut [u32],
+    fp: &mut [Fpr],
 ) -> SigningKey<N> {
     let logn = params::logn(N);
     let mut sk = SigningKey {
@@ -52,7 +67,6 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
         F: [0i8; N],
         G: [0i8; N],
     };
-    let mut ws = solve::Workspace::new();
     let lim = 1i8 << (params::fg_bits(N) - 1);
     let mut samples = gauss::SampleStream::new(rng);
     loop {
@@ -79,7 +93,7 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
         if norm >= 16823 {
             continue;
         }
-        if !gram_schmidt_norm_ok::<N>(&sk.f, &sk.g, logn) {
+        if !gram_schmidt_norm_ok::<N>(&sk.f, &sk.g, logn, fp) {
             continue;
         }
         // f must be invertible modulo q (h = g / f).
@@ -91,46 +105,50 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
         }
         // Self time: the FFTs inside count as FFT, not as NTRUSolve.
         let _k = pqlab_profile::enter(pqlab_profile::Kernel::NtruSolve);
-        if solve::solve_ntru::<M>(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, &mut ws) {
+        if solve::solve_ntru::<M>(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, words, fp) {
             break;
         }
     }
-    ws.clear();
     sk
 }
 
 /// The squared norm of (q adj(f), q adj(g)) / (f adj(f) + g adj(g)) is below 16822.4121,
-/// computed with the reference's floating-point operations in its order.
-fn gram_schmidt_norm_ok<const N: usize>(f: &[i8; N], g: &[i8; N], logn: u32) -> bool {
-    let mut rt1 = [Fpr::ZERO; N];
-    let mut rt2 = [Fpr::ZERO; N];
-    let mut rt3 = [Fpr::ZERO; N];
+/// computed with the reference's floating-point operations in its order (its
+/// poly_invnorm2_fft, poly_adj_fft, poly_mulconst and poly_mul_autoadj_fft, which act point
+/// by point, done together at each point); `fp` holds 2 N values (left dirty: the caller
+/// wipes its workspace).
+fn gram_schmidt_norm_ok<const N: usize>(
+    f: &[i8; N],
+    g: &[i8; N],
+    logn: u32,
+    fp: &mut [Fpr],
+) -> bool {
+    let (rt1, rt2) = fp[..2 * N].split_at_mut(N);
     for i in 0..N {
         rt1[i] = Fpr::of(i64::from(f[i]));
         rt2[i] = Fpr::of(i64::from(g[i]));
     }
-    fft(&mut rt1, logn);
-    fft(&mut rt2, logn);
-    poly_invnorm2_fft(&mut rt3[..N / 2], &rt1, &rt2);
-    poly_adj_fft(&mut rt1);
-    poly_adj_fft(&mut rt2);
+    fft(rt1, logn);
+    fft(rt2, logn);
     let q = Fpr::of(i64::from(params::Q));
-    poly_mulconst(&mut rt1, q);
-    poly_mulconst(&mut rt2, q);
-    poly_mul_autoadj_fft(&mut rt1, &rt3[..N / 2]);
-    poly_mul_autoadj_fft(&mut rt2, &rt3[..N / 2]);
-    ifft(&mut rt1, logn);
-    ifft(&mut rt2, logn);
+    let hn = N / 2;
+    for u in 0..hn {
+        let na = rt1[u].sqr().add(rt1[u + hn].sqr());
+        let nb = rt2[u].sqr().add(rt2[u + hn].sqr());
+        let inv = na.add(nb).inv();
+        rt1[u] = rt1[u].mul(q).mul(inv);
+        rt1[u + hn] = rt1[u + hn].neg().mul(q).mul(inv);
+        rt2[u] = rt2[u].mul(q).mul(inv);
+        rt2[u + hn] = rt2[u + hn].neg().mul(q).mul(inv);
+    }
+    ifft(rt1, logn);
+    ifft(rt2, logn);
     let mut bnorm = Fpr::ZERO;
     for i in 0..N {
         bnorm = bnorm.add(rt1[i].sqr());
         bnorm = bnorm.add(rt2[i].sqr());
     }
-    let ok = bnorm.lt(BNORM_MAX);
-    rt1.zeroize();
-    rt2.zeroize();
-    rt3.zeroize();
-    ok
+    bnorm.lt(BNORM_MAX)
 }
 
 #[cfg(test)]
@@ -159,6 +177,33 @@ mod tests {
         let mut out = [0u8; 700];
         let len = sig.encode(&mut out).unwrap();
         assert_eq!(vk.verify(b"abc", &out[..len]), Ok(()));
+    }
+
+    /// The workspace has room to spare: with N words fewer than production gives, the key
+    /// pairs of 60 seeds are still those of the production workspace (the solver rejects an
+    /// (f, g) whose values outgrow its workspace, which would change the key).
+    #[test]
+    fn workspace_margin() {
+        fn check<const N: usize>() {
+            let words = (super::solve::WORDS_PER_N - 1) * N;
+            let mut small = std::vec![0u32; words];
+            let mut fp = std::vec![super::Fpr::ZERO; 2 * N];
+            for i in 0..60u8 {
+                let mut seed = [i; 48];
+                seed[0] = 0xA5;
+                let mut sh = pqlab_keccak::Shake256::new();
+                sh.absorb(&seed);
+                let mut rng = sh.finalize();
+                let sk = super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut small, &mut fp);
+                let want = crate::keys::SigningKey::<N>::generate_from_seed(&seed);
+                assert!(
+                    sk.f == want.f && sk.F == want.F && sk.G == want.G,
+                    "seed {i}"
+                );
+            }
+        }
+        check::<512>();
+        check::<1024>();
     }
 
     #[test]

@@ -2,13 +2,18 @@
 //! line 2: xgcd), on the big integers of [`super::zint`].
 
 use super::modp::inv_mod_2_32;
-use super::solve::MAX_WORDS;
 use super::zint::{add_in_place, add_mul_small, cmp, is_neg, negate, sub_in_place};
 
+/// Words of the scratch of [`bezout`] for integers of `len` words: a, b, their coefficients
+/// modulo y, and the product x u of the final division.
+pub(crate) const fn bezout_tmp_words(len: usize) -> usize {
+    4 * (len + 1) + 2 * len + 1
+}
+
 /// Extended binary GCD of the deepest NTRUSolve level (Falcon spec, Algorithm 6: NTRUSolve,
-/// line 2: xgcd): for odd x, y > 0 (unsigned, equal length len <= [`MAX_WORDS`]), writes u,
+/// line 2: xgcd): for odd x, y > 0 (unsigned, equal length len), writes u,
 /// v with x u - y v = 1, 0 <= u < y, and returns true; returns false if gcd(x, y) != 1.
-/// `tmp` holds 4 (len + 1) words.
+/// `tmp` holds [`bezout_tmp_words`]\(len) words.
 ///
 /// The binary GCD runs 31 steps at a time on 64-bit approximations of a and b (their top 33
 /// and low 31 bits: the "optimized binary GCD" of T. Pornin, "Optimized Binary GCD for
@@ -21,7 +26,7 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
     let (a, rest) = tmp.split_at_mut(len);
     let (b, rest) = rest.split_at_mut(len);
     let (ua, rest) = rest.split_at_mut(len + 1);
-    let ub = &mut rest[..len + 1];
+    let (ub, z) = rest.split_at_mut(len + 1);
     let yi = inv_mod_2_32(y[0]);
     // Invariants: a = ua x (mod y), b = ub x (mod y), 0 <= ua, ub < y; b odd.
     a.copy_from_slice(x);
@@ -58,8 +63,8 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
     let ub = &ub[..len];
     u.copy_from_slice(ub);
     // v = (x u - 1) / y, an exact division (Hensel: low words first).
-    let mut z = [0u32; 2 * (MAX_WORDS + 3)];
     let z = &mut z[..2 * len + 1];
+    z.fill(0);
     for (i, &ui) in u.iter().enumerate() {
         let c = add_mul_small(&mut z[i..i + len], x, ui);
         // Propagate the carry.
@@ -243,7 +248,7 @@ mod tests {
         let x = from_i128((1 << 64) + 13, 3);
         let y = from_i128(12_157_665_459_056_928_801, 3);
         let (mut u, mut v) = ([0u32; 3], [0u32; 3]);
-        let mut tmp = [0u32; 16];
+        let mut tmp = [0u32; bezout_tmp_words(3)];
         assert!(bezout(&mut u, &mut v, &x[..3], &y[..3], &mut tmp));
         let (xi, yi) = ((1i128 << 64) + 13, 12_157_665_459_056_928_801i128);
         let ui = i128::from(u[0]) | (i128::from(u[1]) << 32) | (i128::from(u[2]) << 64);
@@ -254,7 +259,13 @@ mod tests {
         // Not coprime: 15 and 21.
         let (x, y) = (from_i128(15, 2), from_i128(21, 2));
         let (mut u, mut v) = ([0u32; 2], [0u32; 2]);
-        assert!(!bezout(&mut u, &mut v, &x[..2], &y[..2], &mut tmp[..12]));
+        assert!(!bezout(
+            &mut u,
+            &mut v,
+            &x[..2],
+            &y[..2],
+            &mut tmp[..bezout_tmp_words(2)]
+        ));
     }
 
     /// x u - y v = 1 and u < y for large random odd x, y (and a common factor 3 rejected).
@@ -280,7 +291,7 @@ mod tests {
             x[0] |= 1;
             y[0] |= 1;
             let (mut u, mut v) = ([0u32; L], [0u32; L]);
-            let mut tmp = [0u32; 4 * (L + 1)];
+            let mut tmp = [0u32; bezout_tmp_words(L)];
             if !bezout(
                 &mut u[..words],
                 &mut v[..words],
@@ -310,7 +321,7 @@ mod tests {
             mul_small(&mut y3[..=words], 3);
             let (mut u3, mut v3) = ([0u32; L + 1], [0u32; L + 1]);
             let w3 = words + 1;
-            let mut tmp3 = [0u32; 4 * (L + 2)];
+            let mut tmp3 = [0u32; bezout_tmp_words(L + 1)];
             assert!(!bezout(
                 &mut u3[..w3],
                 &mut v3[..w3],

@@ -341,16 +341,19 @@ fn mul_magnitudes(prod: &mut [u32], a: &[u32], b: &[u32]) {
     }
 }
 
-/// acc += a b, or acc -= a b if `sub`, for signed a, b (two's complement, a.len() + b.len() <=
-/// 2 [`MAX_WORDS`]), exact modulo 2^(32 acc.len()): the magnitudes multiplied schoolbook, the
-/// product added or subtracted by the resulting sign.
-pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool) {
-    let mut prod = [0u32; 2 * MAX_WORDS + 2];
-    // (Lengths below MAX_WORDS rounded up to even stay within the arrays.)
-    let (mut ma_all, mut mb_all) = ([0u32; MAX_WORDS + 1], [0u32; MAX_WORDS + 1]);
+/// acc += a b, or acc -= a b if `sub`, for signed a, b (two's complement), exact modulo
+/// 2^(32 acc.len()): the magnitudes multiplied schoolbook, the product added or subtracted by
+/// the resulting sign. `tmp` holds at least 2 (a.len() + b.len()) + 4 words.
+pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool, tmp: &mut [u32]) {
+    // The magnitudes with one zero word more each (for even lengths), then the product.
+    let (ma_all, rest) = tmp.split_at_mut(a.len() + 1);
+    let (mb_all, prod) = rest.split_at_mut(b.len() + 1);
     let (ma, mb) = (&mut ma_all[..a.len()], &mut mb_all[..b.len()]);
     ma.copy_from_slice(a);
     mb.copy_from_slice(b);
+    ma_all[a.len()] = 0;
+    mb_all[b.len()] = 0;
+    let (ma, mb) = (&mut ma_all[..a.len()], &mut mb_all[..b.len()]);
     let neg = is_neg(a) ^ is_neg(b) ^ sub;
     if is_neg(a) {
         negate(ma);
@@ -673,6 +676,7 @@ pub(crate) mod tests {
                             &from_i128(a, 3)[..3],
                             &from_i128(b, 2)[..2],
                             sub,
+                            &mut [0u32; 14],
                         );
                         let want = if sub { c - a * b } else { c + a * b };
                         assert_eq!(acc[..4], from_i128(want, 4)[..4], "{c} + {a} {b} ({sub})");

@@ -11,6 +11,8 @@ use pqlab_arith::falcon_solver::SolverMul;
 /// Lifts (F', G') from degree n/2 to the unreduced (F, G) = (F'(x^2) g(-x), G'(x^2) f(-x))
 /// at degree n = 2^logn, exactly: schoolbook products of the big coefficients up to
 /// [`SCHOOLBOOK_MAX_N`] (few, large coefficients), else RNS with enough primes, then CRT.
+/// (F, G) are written at the start of `rest` and returned with the words of `rest` after
+/// them (free again: the scratch of the lift).
 #[allow(non_snake_case)]
 pub(super) fn lift<'a, M: SolverMul>(
     Fp: &Poly<'_>,
@@ -19,9 +21,8 @@ pub(super) fn lift<'a, M: SolverMul>(
     g: &Poly<'_>,
     logn: u32,
     min_bits: u32,
-    dst: &'a mut [u32],
-    scratch: &mut [u32],
-) -> Option<(Poly<'a>, Poly<'a>)> {
+    rest: &'a mut [u32],
+) -> Option<(Poly<'a>, Poly<'a>, &'a mut [u32])> {
     let n = f.n;
     let hn = n >> 1;
     let bits = Fp.bitlen().max(Gp.bitlen()) + f.bitlen().max(g.bitlen()) + logn + 1;
@@ -31,9 +32,11 @@ pub(super) fn lift<'a, M: SolverMul>(
         fail!(None);
     }
     let np = primes_for_words(w);
-    let mut da = Arena { buf: dst };
-    let Fo = da.take(n * wo)?;
-    let Go = da.take(n * wo)?;
+    if 2 * n * wo > rest.len() {
+        fail!(None);
+    }
+    let (out, scratch) = rest.split_at_mut(2 * n * wo);
+    let (Fo, Go) = out.split_at_mut(n * wo);
     if n <= SCHOOLBOOK_MAX_N {
         // F_idx = sum of F'_v (-1)^j g_j over 2 v + j = idx (mod n, negated on the wrap); G
         // the same with G' and f.
@@ -48,13 +51,14 @@ pub(super) fn lift<'a, M: SolverMul>(
                     (pos - n, true)
                 };
                 let sub = wrap ^ (j & 1 == 1);
-                zint::add_mul_signed(&mut Fo[idx * wo..(idx + 1) * wo], Fp.c(v), g.c(j), sub);
-                zint::add_mul_signed(&mut Go[idx * wo..(idx + 1) * wo], Gp.c(v), f.c(j), sub);
+                let (Fi, Gi) = (idx * wo, (idx + 1) * wo);
+                zint::add_mul_signed(&mut Fo[Fi..Gi], Fp.c(v), g.c(j), sub, scratch);
+                zint::add_mul_signed(&mut Go[Fi..Gi], Gp.c(v), f.c(j), sub, scratch);
             }
         }
-        return Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }));
+        return Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }, scratch));
     }
-    let mut sa = Arena { buf: scratch };
+    let mut sa = Arena { buf: &mut *scratch };
     let rF = sa.take(n * np)?;
     let rG = sa.take(n * np)?;
     let twb = sa.take(2 * n)?;
@@ -95,5 +99,5 @@ pub(super) fn lift<'a, M: SolverMul>(
     if !rebuilt {
         fail!(None);
     }
-    Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }))
+    Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }, scratch))
 }

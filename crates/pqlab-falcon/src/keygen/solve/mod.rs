@@ -56,11 +56,12 @@ mod reduce;
 mod shallow;
 
 use super::zint;
+use crate::fpr::Fpr;
 use lift::lift;
 use norm::{deepest, field_norm};
 use pqlab_arith::falcon_solver::SolverMul;
 use reduce::reduce_as_reference;
-use shallow::{depth0, depth1};
+use shallow::{depth0, depth1, depth1_store};
 
 /// The largest integer the solver handles, in 32-bit words (about 10,000 bits; the unreduced
 /// F at depth 9 of Falcon-1024 is about 9,600).
@@ -78,35 +79,44 @@ fn fits(p: &Poly<'_>, words: u32) -> bool {
     p.bitlen() < 31 * words - 1
 }
 
-/// Words for f and g at every level.
-const FG_WORDS: usize = 12 * 1024;
-/// Words for one (F, G) pair (two are used alternately).
-const PAIR_WORDS: usize = 5 * 1024;
-/// Scratch words for the RNS residues, twiddle tables and temporaries.
-const SCRATCH_WORDS: usize = 10 * 1024;
+/// Integer words of the workspace per coefficient of f. The schedule of [`solve_ntru`] (the
+/// lift and reduction at depth 2, the depth-1 lift, depth 0's seven polynomials modulo p)
+/// needs about 7.3 n words on typical keys, but the deep levels (few coefficients of many
+/// words, with their RNS scratch) need more on some (f, g), for both degrees: with 11 n
+/// words, 8 of the 100 Falcon-1024 KAT key pairs change, and one Falcon-512 key of the test
+/// `workspace_margin` (an (f, g) rejected for lack of room); with 9 n, some Falcon-512 seeds
+/// find no key at all. 12 n reproduce all of them, and 13 n leave one n of margin (checked
+/// by `workspace_margin`, which runs with 12 n).
+pub(crate) const WORDS_PER_N: usize = 13;
 
-/// The solver's workspace (128 KiB), zeroized by the caller after use.
-pub(crate) struct Workspace {
-    fg: [u32; FG_WORDS],
-    pairs: [[u32; PAIR_WORDS]; 2],
-    scratch: [u32; SCRATCH_WORDS],
+/// The key generation's workspace for degree N: the solver's integers ([`WORDS_PER_N`] N
+/// words, one area whose regions are reused from step to step, see [`solve_ntru`]) and 2 N
+/// floating-point values (the Gram-Schmidt norm check and the round-offs of Algorithm 7),
+/// sized at compile time by N; zeroized by the caller after use.
+pub(crate) struct Workspace<const N: usize> {
+    words: [[u32; N]; WORDS_PER_N],
+    fp: [[Fpr; N]; 2],
 }
 
-impl Workspace {
+impl<const N: usize> Workspace<N> {
     pub(crate) fn new() -> Self {
         Workspace {
-            fg: [0; FG_WORDS],
-            pairs: [[0; PAIR_WORDS]; 2],
-            scratch: [0; SCRATCH_WORDS],
+            words: [[0; N]; WORDS_PER_N],
+            fp: [[Fpr::ZERO; N]; 2],
         }
+    }
+
+    /// The integer words and the floating-point values.
+    pub(crate) fn parts(&mut self) -> (&mut [u32], &mut [Fpr]) {
+        (self.words.as_flattened_mut(), self.fp.as_flattened_mut())
     }
 
     pub(crate) fn clear(&mut self) {
         use zeroize::Zeroize;
-        self.fg.zeroize();
-        self.pairs[0].zeroize();
-        self.pairs[1].zeroize();
-        self.scratch.zeroize();
+        self.words.as_flattened_mut().zeroize();
+        for row in self.fp.iter_mut() {
+            row.zeroize();
+        }
     }
 }
 
@@ -118,8 +128,8 @@ struct Poly<'a> {
 }
 
 impl<'a> Poly<'a> {
-    /// The two polynomials (F, G) of n coefficients of w words held at the start of `buf`,
-    /// F first.
+    /// The two polynomials (F, G) (or (f, g)) of n coefficients of w words held at the start
+    /// of `buf`, the first one first.
     fn pair(buf: &'a mut [u32], n: usize, w: usize) -> (Self, Self) {
         let (f, g) = buf[..2 * n * w].split_at_mut(n * w);
         (Poly { d: f, n, w }, Poly { d: g, n, w })
@@ -169,10 +179,65 @@ fn words_for(bits: u32) -> usize {
     bits as usize / 32 + 1
 }
 
+/// Where a pair of polynomials lies in the workspace: from word `off`, the first then the
+/// second, n coefficients of w words each.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    off: usize,
+    n: usize,
+    w: usize,
+}
+
+impl Place {
+    /// The first word after the pair.
+    fn end(&self) -> usize {
+        self.off + 2 * self.n * self.w
+    }
+}
+
+/// Re-packs the pair at `src` (2 n coefficients of w words) at word `dst` <= src.off on the
+/// fewest words that hold every coefficient (the values unchanged); returns the new place.
+fn compact(buf: &mut [u32], src: Place, dst: usize) -> Place {
+    let mut top = 0;
+    for i in 0..2 * src.n {
+        let o = src.off + i * src.w;
+        top = top.max(zint::bitlen(&buf[o..o + src.w]));
+    }
+    let w2 = words_for(top).min(src.w);
+    // Every coefficient moves down (dst + i w2 <= src.off + i w): forward order is safe, and
+    // the dropped words are sign words.
+    for i in 0..2 * src.n {
+        let o = src.off + i * src.w;
+        buf.copy_within(o..o + w2, dst + i * w2);
+    }
+    Place {
+        off: dst,
+        n: src.n,
+        w: w2,
+    }
+}
+
+/// The pair at `p`, read-write, and the words from `from` on (`p` lies below `from`).
+fn pair_and_rest(buf: &mut [u32], p: Place, from: usize) -> (Poly<'_>, Poly<'_>, &mut [u32]) {
+    let (lo, rest) = buf.split_at_mut(from);
+    let (a, b) = Poly::pair(&mut lo[p.off..], p.n, p.w);
+    (a, b, rest)
+}
+
 /// Falcon spec, Algorithm 6: NTRUSolve.
 ///
 /// For logn in {9, 10}: writes F and G (coefficients in \[-127, 127\], the reference's
 /// limit) and returns true, or returns false if (f, g) must be rejected.
+///
+/// Memory: one area `ws` of integer words, used as a stack. Going down, the field norms
+/// (f_d, g_d) of depths 1 to logn are stored one after the other from word 0, each re-packed
+/// on the fewest words that hold it ([`compact`]); (f, g) themselves (depth 0) sit at the
+/// end of the area while the first norms are computed. Going up, at depth d the area holds
+/// (f_1, g_1) to (f_d, g_d), then the reduced (F', G') of depth d + 1, then the unreduced
+/// (F, G) of depth d, then the scratch of the step; the reduced (F, G) is re-packed where
+/// (f_d, g_d) was, which the next step no longer needs. Depth 1 leaves its (F, G) at words
+/// 0 and n for depth 0, which then uses 7 n words. `fp` (2 n values) holds the
+/// floating-point values of the round-offs.
 #[allow(non_snake_case)]
 pub(crate) fn solve_ntru<M: SolverMul>(
     logn: u32,
@@ -180,111 +245,121 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     g: &[i8],
     F: &mut [i8],
     G: &mut [i8],
-    ws: &mut Workspace,
+    ws: &mut [u32],
+    fp: &mut [Fpr],
 ) -> bool {
     let n = 1usize << logn;
-    let Workspace {
-        fg,
-        pairs: [pa, pb],
-        scratch,
-    } = ws;
-    let mut fg_arena = Arena { buf: &mut fg[..] };
-    // Level 0: f and g as one-word integers.
-    let mut levels_f: [Option<Poly<'_>>; 11] = Default::default();
-    let mut levels_g: [Option<Poly<'_>>; 11] = Default::default();
-    let (Some(fd), Some(gd)) = (fg_arena.take(n), fg_arena.take(n)) else {
+    let total = ws.len();
+    if total < 2 * n {
         fail!(false);
+    }
+    // Depth 0: f and g as one-word integers, at the end of the area.
+    let mut lev = [Place::default(); 11];
+    lev[0] = Place {
+        off: total - 2 * n,
+        n,
+        w: 1,
     };
     for i in 0..n {
-        fd[i] = i32::from(f[i]) as u32;
-        gd[i] = i32::from(g[i]) as u32;
+        ws[total - 2 * n + i] = i32::from(f[i]) as u32;
+        ws[total - n + i] = i32::from(g[i]) as u32;
     }
-    levels_f[0] = Some(Poly { d: fd, n, w: 1 });
-    levels_g[0] = Some(Poly { d: gd, n, w: 1 });
-    // Going down: field norms.
+    // Going down: field norms, stored from word 0 on.
+    let mut top = 0;
     for d in 0..logn as usize {
         let lg = logn - d as u32;
-        let (Some(fp), Some(gp)) = (&levels_f[d], &levels_g[d]) else {
-            fail!(false);
+        let src = lev[d];
+        // The free words: above the stored norms, below (f, g) while those are read.
+        let limit = if d == 0 { total - 2 * n } else { total };
+        let (lo, hi) = ws.split_at_mut(top);
+        let (free, above) = hi.split_at_mut(limit - top);
+        let (fp_, gp_) = if d == 0 {
+            Poly::pair(above, src.n, src.w)
+        } else {
+            Poly::pair(&mut lo[src.off..], src.n, src.w)
         };
-        let Some(nf) = field_norm::<M>(fp, lg, &mut fg_arena, scratch) else {
+        let hn = src.n >> 1;
+        let w = words_for(2 * fp_.bitlen().max(gp_.bitlen()) + lg + 1);
+        if w > MAX_WORDS || 2 * hn * w > free.len() {
             fail!(false);
-        };
-        let Some(ng) = field_norm::<M>(gp, lg, &mut fg_arena, scratch) else {
+        }
+        let (out, scratch) = free.split_at_mut(2 * hn * w);
+        let (of, og) = out.split_at_mut(hn * w);
+        if !field_norm::<M>(&fp_, lg, of, w, scratch) || !field_norm::<M>(&gp_, lg, og, w, scratch)
+        {
             fail!(false);
-        };
+        }
+        let (nf, ng) = Poly::pair(out, hn, w);
         if !fits(&nf, MAX_BL_SMALL[d + 1]) || !fits(&ng, MAX_BL_SMALL[d + 1]) {
             fail!(false);
         }
-        levels_f[d + 1] = Some(nf);
-        levels_g[d + 1] = Some(ng);
+        let p = Place { off: top, n: hn, w };
+        lev[d + 1] = compact(ws, p, top);
+        top = lev[d + 1].end();
     }
-    // Deepest level: the extended GCD of the resultants; (F, G) then live in pa with
-    // (n, w) = cur.
-    let (Some(fl), Some(gl)) = (&levels_f[logn as usize], &levels_g[logn as usize]) else {
-        fail!(false);
-    };
-    let mut cur = match deepest(fl, gl, pa, scratch) {
-        Some((dF, dG))
-            if fits(&dF, MAX_BL_SMALL[logn as usize]) && fits(&dG, MAX_BL_SMALL[logn as usize]) =>
-        {
-            (dF.n, dF.w)
+    // Deepest level: the extended GCD of the resultants; (F, G) written above it, then moved
+    // where the deepest norms were.
+    let deep = lev[logn as usize];
+    let mut cur = {
+        let (fl, gl, rest) = pair_and_rest(ws, deep, deep.end());
+        match deepest(&fl, &gl, rest) {
+            Some((dF, dG))
+                if fits(&dF, MAX_BL_SMALL[logn as usize])
+                    && fits(&dG, MAX_BL_SMALL[logn as usize]) =>
+            {
+                Place {
+                    off: deep.end(),
+                    n: 1,
+                    w: dF.w,
+                }
+            }
+            _ => return false,
         }
-        _ => return false,
     };
-    // Going up, depths logn - 1 to 2: exact lift and round-off, then compaction into pa.
+    ws.copy_within(cur.off..cur.end(), deep.off);
+    cur.off = deep.off;
+    // Going up, depths logn - 1 to 2: exact lift and round-off, then re-packing where
+    // (f_d, g_d) was.
     for d in (2..logn as usize).rev() {
         let lg = logn - d as u32;
-        let (Some(fp), Some(gp)) = (&levels_f[d], &levels_g[d]) else {
-            fail!(false);
+        let here = lev[d];
+        debug_assert!(here.end() == cur.off);
+        let lifted = {
+            let (lo, rest) = ws.split_at_mut(cur.end());
+            let (lf, lc) = lo.split_at_mut(cur.off);
+            let (fp_, gp_) = Poly::pair(&mut lf[here.off..], here.n, here.w);
+            let (Fc, Gc) = Poly::pair(lc, cur.n, cur.w);
+            let Some((mut nF, mut nG, scratch)) =
+                lift::<M>(&Fc, &Gc, &fp_, &gp_, lg, 31 * MAX_BL_LARGE[d], rest)
+            else {
+                fail!(false);
+            };
+            if !fits(&nF, MAX_BL_LARGE[d]) || !fits(&nG, MAX_BL_LARGE[d]) {
+                fail!(false);
+            }
+            if !reduce_as_reference::<M>(&mut nF, &mut nG, &fp_, &gp_, lg, d, scratch, fp) {
+                fail!(false);
+            }
+            Place {
+                off: cur.end(),
+                n: nF.n,
+                w: nF.w,
+            }
         };
-        let (cn, cw) = cur;
-        let (Fc, Gc) = Poly::pair(pa, cn, cw);
-        let Some((mut nF, mut nG)) =
-            lift::<M>(&Fc, &Gc, fp, gp, lg, 31 * MAX_BL_LARGE[d], pb, scratch)
-        else {
-            fail!(false);
-        };
-        if !fits(&nF, MAX_BL_LARGE[d]) || !fits(&nG, MAX_BL_LARGE[d]) {
-            fail!(false);
-        }
-        if !reduce_as_reference::<M>(&mut nF, &mut nG, fp, gp, lg, d, scratch) {
-            fail!(false);
-        }
-        let nn = nF.n;
-        let w2 = words_for(nF.bitlen().max(nG.bitlen()));
-        if 2 * nn * w2 > pa.len() {
-            fail!(false);
-        }
-        for i in 0..nn {
-            // Cannot fail: w2 words hold every coefficient.
-            zint::copy_resize(&mut pa[i * w2..(i + 1) * w2], nF.c(i));
-            zint::copy_resize(&mut pa[(nn + i) * w2..(nn + i + 1) * w2], nG.c(i));
-        }
-        cur = (nn, w2);
+        cur = compact(ws, lifted, here.off);
     }
-    // Depth 1, as the reference: one floating-point round-off.
-    let (Some(f1), Some(g1)) = (&levels_f[1], &levels_g[1]) else {
-        fail!(false);
-    };
-    let (cn, cw) = cur;
-    let (Fc, Gc) = Poly::pair(pa, cn, cw);
-    let mut F1 = [0i32; 512];
-    let mut G1 = [0i32; 512];
-    let hn = n >> 1;
-    if !depth1::<M>(
-        &Fc,
-        &Gc,
-        f1,
-        g1,
-        logn - 1,
-        pb,
-        scratch,
-        &mut F1[..hn],
-        &mut G1[..hn],
-    ) {
-        fail!(false);
+    // Depth 1, as the reference: one floating-point round-off; (F, G) left at words 0 and n.
+    {
+        let here = lev[1];
+        let (lo, rest) = ws.split_at_mut(cur.end());
+        let (lf, lc) = lo.split_at_mut(cur.off);
+        let (f1, g1) = Poly::pair(&mut lf[here.off..], here.n, here.w);
+        let (Fc, Gc) = Poly::pair(lc, cur.n, cur.w);
+        if !depth1::<M>(&Fc, &Gc, &f1, &g1, logn - 1, rest, fp) {
+            fail!(false);
+        }
     }
+    depth1_store(ws, fp, n);
     // Depth 0, as the reference: the round-off modulo the first prime.
-    depth0::<M>(&F1[..hn], &G1[..hn], f, g, logn, scratch, F, G)
+    depth0::<M>(f, g, logn, ws, fp, F, G)
 }

@@ -4,27 +4,26 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_WORDS, Poly, SCHOOLBOOK_MAX_N, words_for};
+use super::{Arena, Poly, SCHOOLBOOK_MAX_N};
 use pqlab_arith::falcon_solver::SolverMul;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, line 5 (f' = N(f)).
 ///
-/// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly: schoolbook up to
-/// [`SCHOOLBOOK_MAX_N`], else in RNS form (NTTs modulo enough primes, then CRT).
-pub(super) fn field_norm<'a, M: SolverMul>(
+/// One field-norm step: N(f) (degree n/2) of f (degree n = 2^logn), exactly, into `out` (n/2
+/// coefficients of w words, w enough for the value): schoolbook up to [`SCHOOLBOOK_MAX_N`],
+/// else in RNS form (NTTs modulo enough primes, then CRT). Returns false if `scratch` is too
+/// small.
+pub(super) fn field_norm<M: SolverMul>(
     f: &Poly<'_>,
     logn: u32,
-    arena: &mut Arena<'a>,
+    out: &mut [u32],
+    w: usize,
     scratch: &mut [u32],
-) -> Option<Poly<'a>> {
+) -> bool {
     let n = f.n;
     let hn = n >> 1;
-    let w = words_for(2 * f.bitlen() + logn + 1);
-    if w > MAX_WORDS {
-        fail!(None);
-    }
     let np = primes_for_words(w);
-    let out = arena.take(hn * w)?;
+    let out = &mut out[..hn * w];
     if n <= SCHOOLBOOK_MAX_N {
         // With f = f0(x^2) + x f1(x^2): N(f)(y) = f0(y)^2 - y f1(y)^2 mod y^(n/2) + 1.
         out.fill(0);
@@ -33,20 +32,24 @@ pub(super) fn field_norm<'a, M: SolverMul>(
                 let (a, b) = (f.c(2 * i), f.c(2 * j));
                 let k = i + j;
                 let (idx, wrap) = if k < hn { (k, false) } else { (k - hn, true) };
-                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, wrap);
+                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, wrap, scratch);
                 let (a, b) = (f.c(2 * i + 1), f.c(2 * j + 1));
                 let k = i + j + 1;
                 let (idx, wrap) = if k < hn { (k, false) } else { (k - hn, true) };
-                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, !wrap);
+                zint::add_mul_signed(&mut out[idx * w..(idx + 1) * w], a, b, !wrap, scratch);
             }
         }
-        return Some(Poly { d: out, n: hn, w });
+        return true;
     }
     let mut sa = Arena { buf: scratch };
-    let rns = sa.take(hn * np)?;
-    let twb = sa.take(2 * n)?;
-    let t = sa.take(n)?;
-    let crt_tmp = sa.take(zint::crt_tmp_words(hn, np))?;
+    let (Some(rns), Some(twb), Some(t), Some(crt_tmp)) = (
+        sa.take(hn * np),
+        sa.take(2 * n),
+        sa.take(n),
+        sa.take(zint::crt_tmp_words(hn, np)),
+    ) else {
+        fail!(false);
+    };
     for j in 0..np {
         let tw = Twiddles::<M>::new(j, logn, twb);
         let m = tw.m;
@@ -61,22 +64,28 @@ pub(super) fn field_norm<'a, M: SolverMul>(
     if !zint::crt_batch(rns, hn, np, crt_tmp, |v, x| {
         zint::copy_resize(&mut out[v * w..(v + 1) * w], x)
     }) {
-        fail!(None);
+        fail!(false);
     }
-    Some(Poly { d: out, n: hn, w })
+    true
 }
 
 /// Falcon spec, Algorithm 6: NTRUSolve, lines 1-3 (n = 1: xgcd).
 ///
-/// The deepest level: (F, G) = (q v, q u) with f u - g v = 1 for the resultants f, g.
+/// The deepest level: (F, G) = (q v, q u) with f u - g v = 1 for the resultants f, g, at the
+/// start of `rest` (whose remainder is the scratch).
 #[allow(non_snake_case)]
 pub(super) fn deepest<'a>(
     f: &Poly<'_>,
     g: &Poly<'_>,
-    dst: &'a mut [u32],
-    scratch: &mut [u32],
+    rest: &'a mut [u32],
 ) -> Option<(Poly<'a>, Poly<'a>)> {
     let w = f.w.max(g.w);
+    // One extra word for the factor q and the sign.
+    let wo = w + 1;
+    if 2 * wo > rest.len() {
+        fail!(None);
+    }
+    let (dst, scratch) = rest.split_at_mut(2 * wo);
     // The resultants are positive and odd (the sampler makes the sums of coefficients odd).
     if zint::is_neg(f.c(0)) || zint::is_neg(g.c(0)) || f.c(0)[0] & 1 == 0 || g.c(0)[0] & 1 == 0 {
         fail!(None);
@@ -84,12 +93,10 @@ pub(super) fn deepest<'a>(
     let mut sa = Arena { buf: scratch };
     let x = sa.take(w)?;
     let y = sa.take(w)?;
-    let tmp = sa.take(4 * (w + 1))?;
+    let tmp = sa.take(super::super::xgcd::bezout_tmp_words(w))?;
     if !zint::copy_resize(x, f.c(0)) || !zint::copy_resize(y, g.c(0)) {
         fail!(None);
     }
-    // One extra word for the factor q and the sign.
-    let wo = w + 1;
     let mut da = Arena { buf: dst };
     let Fd = da.take(wo)?;
     let Gd = da.take(wo)?;

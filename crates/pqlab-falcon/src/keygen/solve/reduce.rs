@@ -47,21 +47,21 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     logn: u32,
     depth: usize,
     scratch: &mut [u32],
+    fp: &mut [Fpr],
 ) -> bool {
     let n = f.n;
-    if n > REDUCE_MAX_N {
-        return false;
+    if 9 * n / 2 > fp.len() || n > scratch.len() {
+        fail!(false);
     }
     let slen = MAX_BL_SMALL[depth] as i32;
     let llen = MAX_BL_LARGE[depth] as i32;
-    let mut rt1 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt2 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt3 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt4 = [Fpr::ZERO; REDUCE_MAX_N];
-    let mut rt5 = [Fpr::ZERO; REDUCE_MAX_N / 2];
-    let mut k = [0i32; REDUCE_MAX_N];
-    let (rt1, rt2, rt3, rt4) = (&mut rt1[..n], &mut rt2[..n], &mut rt3[..n], &mut rt4[..n]);
-    let rt5 = &mut rt5[..n / 2];
+    let (rt1, fp) = fp.split_at_mut(n);
+    let (rt2, fp) = fp.split_at_mut(n);
+    let (rt3, fp) = fp.split_at_mut(n);
+    let (rt4, fp) = fp.split_at_mut(n);
+    let rt5 = &mut fp[..n / 2];
+    // k, as the bits of its signed 32-bit coefficients.
+    let (k, scratch) = scratch.split_at_mut(n);
     let rlen_fg = slen.min(10);
     let scale_fg = 31 * (slen - rlen_fg);
     for i in 0..n {
@@ -89,10 +89,17 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         (FgNtt::default(), scratch)
     };
     // Below DEPTH_INT_FG, f and g as 64-bit limbs for the schoolbook products.
+    let cut = if by_ntt {
+        0
+    } else {
+        (4 * LIMB_CAP).min(scratch.len())
+    };
+    let (limb_buf, scratch) = scratch.split_at_mut(cut);
+    let (fb, gb) = limb_buf.split_at_mut(cut / 2);
     let (f_limbs, g_limbs) = if by_ntt {
         (None, None)
     } else {
-        match (Limbs::new(f), Limbs::new(g)) {
+        match (Limbs::new(f, fb), Limbs::new(g, gb)) {
             (Some(a), Some(b)) => (Some(a), Some(b)),
             _ => fail!(false),
         }
@@ -131,7 +138,7 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
                 fail!(false);
             }
             // In (-(2^31 - 1), 2^31 - 1) (checked above).
-            k[i] = xv.rint() as i32;
+            k[i] = xv.rint() as i32 as u32;
         }
         // Only the low FGlen 31-bit words matter (the next pass wraps to them).
         let wlim = words_for(31 * fglen as u32);
@@ -166,92 +173,95 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     true
 }
 
-/// The largest degree reduced by [`reduce_as_reference`] (depth 2 of Falcon-1024).
-const REDUCE_MAX_N: usize = 256;
-
-/// The most 64-bit limbs of f (or g) over all coefficients at the schoolbook depths (by the
-/// reference's bounds on f at depths 5 and up, at most 128 for n = 1024).
-const LIMB_CAP: usize = 256;
+/// The most 64-bit limbs of f (or g) over all coefficients at the schoolbook depths: f and g
+/// at depth d are below 2^(31 MAX_BL_SMALL\[d\] - 2) (checked on the way down) and stored
+/// on the fewest words, so that n ceil(w / 2) is at most 128 (depth 5: 32 coefficients of 7
+/// words; 112 at depths 6 and 7, 104 at depths 8 and 9).
+const LIMB_CAP: usize = 128;
 /// The largest degree at the schoolbook depths (depth 5 of Falcon-1024).
 const LIMBS_MAX_N: usize = 32;
-/// The most limbs of one coefficient, plus one for the sign.
-const COL_CAP: usize = LIMB_CAP / 2 + 1;
+/// The most limbs of one coefficient (52, at depth 9: 103 words), plus one for the sign.
+const COL_CAP: usize = 53;
 
 /// f (or g) prepared once per depth for [`Limbs::sub_mul_negacyclic`]: each coefficient
-/// y_j as L = ceil(w / 2) 64-bit limbs Y_j (its words, sign-extended to an even count) and
-/// a sign mask (y_j = Y_j - 2^(64 L) when negative), and the columns of -2^31 (y_0 + ... +
-/// y_(n-1)), which turn the signed multipliers of k into unsigned ones (see there).
-struct Limbs {
-    y: [u64; LIMB_CAP],
-    neg: [u64; LIMBS_MAX_N],
-    init: [i128; COL_CAP],
+/// y_j as L = ceil(w / 2) 64-bit limbs Y_j (its words, sign-extended to an even count, held
+/// as pairs of words in the caller's scratch; y_j = Y_j - 2^(64 L) when negative).
+struct Limbs<'a> {
+    y: &'a [u32],
     n: usize,
     l: usize,
 }
 
-impl Limbs {
-    /// None if f exceeds [`LIMB_CAP`] (not reached within the reference's bounds).
-    fn new(f: &Poly<'_>) -> Option<Self> {
+impl<'a> Limbs<'a> {
+    /// None if f exceeds [`LIMB_CAP`] (not reached within the reference's bounds) or `buf`
+    /// is too small.
+    fn new(f: &Poly<'_>, buf: &'a mut [u32]) -> Option<Self> {
         let (n, w) = (f.n, f.w);
         let l = w.div_ceil(2);
-        if n * l > LIMB_CAP || n > LIMBS_MAX_N {
+        if n * l > LIMB_CAP || n > LIMBS_MAX_N || l >= COL_CAP || 2 * n * l > buf.len() {
             fail!(None);
         }
-        let mut me = Limbs {
-            y: [0; LIMB_CAP],
-            neg: [0; LIMBS_MAX_N],
-            init: [0; COL_CAP],
-            n,
-            l,
-        };
+        let y = &mut buf[..2 * n * l];
         for j in 0..n {
             let c = f.c(j);
             let sw = 0u32.wrapping_sub(u32::from(zint::is_neg(c)));
-            for t in 0..l {
-                let lo = c[2 * t];
-                let hi = c.get(2 * t + 1).copied().unwrap_or(sw);
-                me.y[j * l + t] = u64::from(hi) << 32 | u64::from(lo);
-                // |sum| < n 2^64 <= 2^72: no overflow after the shift by 31.
-                me.init[t] -= i128::from(me.y[j * l + t]) << 31;
-            }
-            me.neg[j] = u64::from(sw) << 32 | u64::from(sw);
-            me.init[l] += i128::from(sw & 1) << 31;
+            let yj = &mut y[2 * j * l..2 * (j + 1) * l];
+            yj[..w].copy_from_slice(c);
+            yj[w..].fill(sw);
         }
-        Some(me)
+        Some(Limbs { y, n, l })
     }
 
-    /// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients), on the low
-    /// `wlim` words of each coefficient of F (exact modulo 2^(32 wlim); the words above are
-    /// left as they were).
+    /// Limb t of coefficient j.
+    #[inline(always)]
+    fn limb(&self, j: usize, t: usize) -> u64 {
+        let i = 2 * (j * self.l + t);
+        u64::from(self.y[i + 1]) << 32 | u64::from(self.y[i])
+    }
+
+    /// F -= k f 2^s in Z\[x\]/(x^n + 1) (schoolbook; k has 32-bit coefficients, given by
+    /// their bits), on the low `wlim` words of each coefficient of F (exact modulo
+    /// 2^(32 wlim); the words above are left as they were).
     ///
     /// (k f)_idx = sum over j of m_j y_j with m_j = k_(idx - j) (negated where idx - j wraps),
     /// |m_j| < 2^31. With m'_j = m_j + 2^31 in \[0, 2^32): sum m'_j y_j - 2^31 sum y_j, the
-    /// second sum the same for every idx (the initial columns). Each limb product m'_j Y_j\[t]
-    /// is one 64 x 64 -> 128-bit multiplication, added without carries into the column of
-    /// limb t (|column| < 2^101 for n <= 32 terms), the carries resolved once, then the
-    /// result subtracted, shifted: the same integers as one subtraction per term, modulo
-    /// 2^(32 wlim).
+    /// second sum the same for every idx (the initial columns, from -2^31 (y_0 + ... +
+    /// y_(n-1))). Each limb product m'_j Y_j\[t] is one 64 x 64 -> 128-bit multiplication,
+    /// added without carries into the column of limb t (|column| < 2^101 for n <= 32 terms),
+    /// the carries resolved once, then the result subtracted, shifted: the same integers as
+    /// one subtraction per term, modulo 2^(32 wlim).
     #[allow(non_snake_case)]
-    fn sub_mul_negacyclic(&self, F: &mut Poly<'_>, k: &[i32], s: u32, wlim: usize) {
+    fn sub_mul_negacyclic(&self, F: &mut Poly<'_>, k: &[u32], s: u32, wlim: usize) {
         let (n, l) = (self.n, self.l);
+        let mut init = [0i128; COL_CAP];
         let mut col = [0i128; COL_CAP];
         let mut acc = [0u32; 2 * COL_CAP];
-        let (col, acc) = (&mut col[..=l], &mut acc[..2 * (l + 1)]);
+        let (init, col, acc) = (&mut init[..=l], &mut col[..=l], &mut acc[..2 * (l + 1)]);
+        // The sign masks of the y_j (all ones when negative).
+        let neg = |j: usize| 0u64.wrapping_sub(self.limb(j, l - 1) >> 63);
+        for j in 0..n {
+            for t in 0..l {
+                // |sum| < n 2^64 <= 2^72: no overflow after the shift by 31.
+                init[t] -= i128::from(self.limb(j, t)) << 31;
+            }
+            init[l] += i128::from(neg(j) & 1) << 31;
+        }
         for idx in 0..n {
-            col.copy_from_slice(&self.init[..=l]);
+            col.copy_from_slice(init);
             for j in 0..n {
                 let m = if j <= idx {
-                    i64::from(k[idx - j])
+                    i64::from(k[idx - j] as i32)
                 } else {
-                    -i64::from(k[idx + n - j])
+                    -i64::from(k[idx + n - j] as i32)
                 };
                 // In [0, 2^32).
                 let mp = (m + (1 << 31)) as u64;
-                let yj = &self.y[j * l..(j + 1) * l];
-                for (c, &y) in col[..l].iter_mut().zip(yj) {
+                let yj = &self.y[2 * j * l..2 * (j + 1) * l];
+                for (c, y) in col[..l].iter_mut().zip(yj.chunks_exact(2)) {
+                    let y = u64::from(y[1]) << 32 | u64::from(y[0]);
                     *c = c.wrapping_add((u128::from(mp) * u128::from(y)) as i128);
                 }
-                col[l] -= i128::from(mp & self.neg[j]);
+                col[l] -= i128::from(mp & neg(j));
             }
             // The value fits 64 (l + 1) signed bits: the last carry is the sign.
             let mut carry = 0i128;
@@ -331,7 +341,7 @@ fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     fg: &FgNtt<'_>,
-    k: &[i32],
+    k: &[u32],
     s: u32,
     wlim: usize,
     logn: u32,
@@ -352,7 +362,7 @@ fn sub_mul_ntt<M: SolverMul>(
         let tw = Twiddles::<M>::from_computed(j, logn, &fg.tw[2 * n * j..2 * n * (j + 1)]);
         let m = tw.m;
         for (x, &ki) in kt.iter_mut().zip(k) {
-            *x = m.set(ki);
+            *x = m.set(ki as i32);
         }
         tw.ntt(kt);
         for (src, dst) in [(fg.f, &mut *rF), (fg.g, &mut *rG)] {

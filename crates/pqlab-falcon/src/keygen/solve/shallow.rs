@@ -5,34 +5,32 @@
 use super::super::modp::Twiddles;
 use super::super::zint;
 use super::lift::lift;
-use super::{Arena, MAX_BL_LARGE, Poly, fits};
-use crate::fft::{
-    fft, ifft, poly_add_muladj_fft, poly_div_autoadj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft,
-    poly_mul_fft, poly_sub,
-};
+use super::{MAX_BL_LARGE, Poly, fits};
+use crate::fft::{fft, ifft, poly_add_muladj_fft, poly_div_autoadj_fft, poly_mul_fft, poly_sub};
 use crate::fpr::Fpr;
 use pqlab_arith::falcon_solver::SolverMul;
+use zeroize::Zeroize;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, lines 7-9 with Algorithm 7: Reduce (one pass).
 ///
-/// Depth 1 of the reference (`solve_NTRU_binary_depth1`): lift exactly, then a single
-/// round-off computed in floating point with the reference's sequence of operations (the
-/// unreduced values fit in 53 bits, so their conversion is exact), the reduced F and G
-/// rounded back to integers and read as 31-bit signed words, as the reference stores them.
-#[allow(non_snake_case, clippy::too_many_arguments)]
+/// Depth 1 of the reference (`solve_NTRU_binary_depth1`): lift exactly (into `rest`), then a
+/// single round-off computed in floating point with the reference's sequence of operations
+/// (the unreduced values fit in 53 bits, so their conversion is exact). Leaves the reduced F
+/// and G (n = 2^logn values each, not yet rounded) in `fp[..n]` and `fp[n..2 n]` for
+/// [`depth1_store`]; `fp` holds 4 n values.
+#[allow(non_snake_case)]
 pub(super) fn depth1<M: SolverMul>(
     Fc: &Poly<'_>,
     Gc: &Poly<'_>,
     f1: &Poly<'_>,
     g1: &Poly<'_>,
     logn: u32,
-    dst: &mut [u32],
-    scratch: &mut [u32],
-    F1: &mut [i32],
-    G1: &mut [i32],
+    rest: &mut [u32],
+    fp: &mut [Fpr],
 ) -> bool {
     let n = 1usize << logn;
-    let Some((uF, uG)) = lift::<M>(Fc, Gc, f1, g1, logn, 0, dst, scratch) else {
+    let hn = n >> 1;
+    let Some((uF, uG, _)) = lift::<M>(Fc, Gc, f1, g1, logn, 0, rest) else {
         fail!(false);
     };
     if !fits(&uF, MAX_BL_LARGE[1]) || !fits(&uG, MAX_BL_LARGE[1]) {
@@ -41,20 +39,13 @@ pub(super) fn depth1<M: SolverMul>(
     if uF.bitlen().max(uG.bitlen()) > 52 || f1.bitlen().max(g1.bitlen()) > 52 {
         fail!(false);
     }
-    let mut rt1 = [Fpr::ZERO; 512];
-    let mut rt2 = [Fpr::ZERO; 512];
-    let mut rt3 = [Fpr::ZERO; 512];
-    let mut rt4 = [Fpr::ZERO; 512];
-    let mut rt5 = [Fpr::ZERO; 512];
-    let mut rt6 = [Fpr::ZERO; 256];
-    let (rt1, rt2, rt3, rt4, rt5) = (
-        &mut rt1[..n],
-        &mut rt2[..n],
-        &mut rt3[..n],
-        &mut rt4[..n],
-        &mut rt5[..n],
-    );
-    let rt6 = &mut rt6[..n / 2];
+    if fp.len() < 4 * n {
+        fail!(false);
+    }
+    let (rt1, fp) = fp.split_at_mut(n);
+    let (rt2, fp) = fp.split_at_mut(n);
+    let (rt3, fp) = fp.split_at_mut(n);
+    let rt4 = &mut fp[..n];
     for i in 0..n {
         rt1[i] = zint::to_fpr(uF.c(i), 0);
         rt2[i] = zint::to_fpr(uG.c(i), 0);
@@ -65,13 +56,24 @@ pub(super) fn depth1<M: SolverMul>(
     fft(rt2, logn);
     fft(rt3, logn);
     fft(rt4, logn);
+    // k = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)), into rt5: the reference's
+    // poly_add_muladj_fft, then its poly_invnorm2_fft and poly_mul_autoadj_fft point by
+    // point (rt5 the one buffer of the round-off outside the workspace).
+    let mut rt5_buf = [Fpr::ZERO; 512];
+    let rt5 = &mut rt5_buf[..n];
     poly_add_muladj_fft(rt5, rt1, rt2, rt3, rt4);
-    poly_invnorm2_fft(rt6, rt3, rt4);
-    poly_mul_autoadj_fft(rt5, rt6);
+    for u in 0..hn {
+        let na = rt3[u].sqr().add(rt3[u + hn].sqr());
+        let nb = rt4[u].sqr().add(rt4[u + hn].sqr());
+        let inv = na.add(nb).inv();
+        rt5[u] = rt5[u].mul(inv);
+        rt5[u + hn] = rt5[u + hn].mul(inv);
+    }
     ifft(rt5, logn);
     let lim = Fpr::pow2(63);
     for z in rt5.iter_mut() {
         if !z.lt(lim) || !lim.neg().lt(*z) {
+            rt5_buf.zeroize();
             fail!(false);
         }
         *z = Fpr::of(z.rint());
@@ -79,20 +81,29 @@ pub(super) fn depth1<M: SolverMul>(
     fft(rt5, logn);
     poly_mul_fft(rt3, rt5);
     poly_mul_fft(rt4, rt5);
+    rt5_buf.zeroize();
     poly_sub(rt1, rt3);
     poly_sub(rt2, rt4);
     ifft(rt1, logn);
     ifft(rt2, logn);
-    // The reference keeps the low 32 bits and reads them back as a 31-bit signed word.
+    true
+}
+
+/// The end of depth 1 of the reference: the reduced F and G that [`depth1`] left in `fp`
+/// (n / 2 values each, n = 2^logn of depth 0) rounded, their low 32 bits kept and read back
+/// as 31-bit signed words as the reference stores them, written as the first n / 2
+/// coefficients of the polynomials at words 0 and n of `ws` (where [`depth0`] reads them).
+#[allow(non_snake_case)]
+pub(super) fn depth1_store(ws: &mut [u32], fp: &[Fpr], n: usize) {
+    let hn = n >> 1;
     let one_to_plain = |x: i64| {
         let w = x as u32;
-        (w | ((w & 0x4000_0000) << 1)) as i32
+        w | ((w & 0x4000_0000) << 1)
     };
-    for i in 0..n {
-        F1[i] = one_to_plain(rt1[i].rint());
-        G1[i] = one_to_plain(rt2[i].rint());
+    for i in 0..hn {
+        ws[i] = one_to_plain(fp[i].rint());
+        ws[n + i] = one_to_plain(fp[hn + i].rint());
     }
-    true
 }
 
 /// Falcon spec, Algorithm 6: NTRUSolve, lines 7-9 with Algorithm 7: Reduce (one pass).
@@ -100,38 +111,38 @@ pub(super) fn depth1<M: SolverMul>(
 /// Depth 0 of the reference (`solve_NTRU_binary_depth0` and the end of `solve_NTRU`):
 /// everything modulo the first prime p; (F adj(f) + G adj(g)) and (f adj(f) + g adj(g))
 /// taken as signed values modulo p, divided in floating point, rounded to k; F - k f and
-/// G - k g must lie in \[-127, 127\] and satisfy f G - g F = q.
+/// G - k g must lie in \[-127, 127\] and satisfy f G - g F = q. The F and G of depth 1 (n / 2
+/// signed words each) are at words 0 and n of `ws` ([`depth1_store`]); `ws` holds 7 n words
+/// (F, G, f, g, a temporary, the twiddle tables) and `fp` 3 n / 2 values.
+///
+/// The NTT of adj(a) = a(1/x) is that of a read backwards: the point of index i is
+/// w_i = psi^(2 rev(i) + 1), and 1 / w_i = psi^(2 n - 2 rev(i) - 1) = w_(n - 1 - i)
+/// (rev(n - 1 - i) = n - 1 - rev(i)).
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub(super) fn depth0<M: SolverMul>(
-    F1: &[i32],
-    G1: &[i32],
     f: &[i8],
     g: &[i8],
     logn: u32,
-    scratch: &mut [u32],
+    ws: &mut [u32],
+    fp: &mut [Fpr],
     F: &mut [i8],
     G: &mut [i8],
 ) -> bool {
     let n = 1usize << logn;
     let hn = n >> 1;
-    let mut sa = Arena { buf: scratch };
-    let (Some(twb), Some(Fn), Some(Gn), Some(ft), Some(gt), Some(t1), Some(t2), Some(t3)) = (
-        sa.take(2 * n),
-        sa.take(n),
-        sa.take(n),
-        sa.take(n),
-        sa.take(n),
-        sa.take(n),
-        sa.take(n),
-        sa.take(n),
-    ) else {
+    if ws.len() < 7 * n || 2 * fp.len() < 3 * n {
         fail!(false);
-    };
-    let tw = Twiddles::<M>::new(0, logn, twb);
+    }
+    let (Fn, ws) = ws.split_at_mut(n);
+    let (Gn, ws) = ws.split_at_mut(n);
+    let (ft, ws) = ws.split_at_mut(n);
+    let (gt, ws) = ws.split_at_mut(n);
+    let (t, ws) = ws.split_at_mut(n);
+    let tw = Twiddles::<M>::new(0, logn, &mut ws[..2 * n]);
     let m = tw.m;
     for v in 0..hn {
-        Fn[v] = m.set(F1[v]);
-        Gn[v] = m.set(G1[v]);
+        Fn[v] = m.set(Fn[v] as i32);
+        Gn[v] = m.set(Gn[v] as i32);
     }
     tw.ntt_sized(&mut Fn[..hn], logn - 1);
     tw.ntt_sized(&mut Gn[..hn], logn - 1);
@@ -148,41 +159,37 @@ pub(super) fn depth0<M: SolverMul>(
         Gn[2 * v] = m.mul(b, ft[2 * v + 1]);
         Gn[2 * v + 1] = m.mul(b, ft[2 * v]);
     }
-    // t1 = F adj(f) + G adj(g), t2 = f adj(f) + g adj(g).
-    adj_ntt(&tw, f, t3);
+    let (rt3, fp) = fp.split_at_mut(n);
+    let rt2 = &mut fp[..hn];
+    // f adj(f) + g adj(g), to floating point (FFT) in rt2.
     for i in 0..n {
-        t1[i] = m.mul(Fn[i], t3[i]);
-        t2[i] = m.mul(ft[i], t3[i]);
+        t[i] = m.add(m.mul(ft[i], ft[n - 1 - i]), m.mul(gt[i], gt[n - 1 - i]));
     }
-    adj_ntt(&tw, g, t3);
+    tw.intt(t);
     for i in 0..n {
-        t1[i] = m.add(t1[i], m.mul(Gn[i], t3[i]));
-        t2[i] = m.add(t2[i], m.mul(gt[i], t3[i]));
-    }
-    tw.intt(t1);
-    tw.intt(t2);
-    let mut rt2 = [Fpr::ZERO; 512];
-    let mut rt3 = [Fpr::ZERO; 1024];
-    let (rt2, rt3) = (&mut rt2[..hn], &mut rt3[..n]);
-    for i in 0..n {
-        rt3[i] = Fpr::of(i64::from(m.norm(t2[i])));
+        rt3[i] = Fpr::of(i64::from(m.norm(t[i])));
     }
     fft(rt3, logn);
     rt2.copy_from_slice(&rt3[..hn]);
+    // F adj(f) + G adj(g), to floating point, divided.
     for i in 0..n {
-        rt3[i] = Fpr::of(i64::from(m.norm(t1[i])));
+        t[i] = m.add(m.mul(Fn[i], ft[n - 1 - i]), m.mul(Gn[i], gt[n - 1 - i]));
+    }
+    tw.intt(t);
+    for i in 0..n {
+        rt3[i] = Fpr::of(i64::from(m.norm(t[i])));
     }
     fft(rt3, logn);
     poly_div_autoadj_fft(rt3, rt2);
     ifft(rt3, logn);
     // k, then F - k f and G - k g.
     for i in 0..n {
-        t1[i] = m.set(rt3[i].rint() as i32);
+        t[i] = m.set(rt3[i].rint() as i32);
     }
-    tw.ntt(t1);
+    tw.ntt(t);
     for i in 0..n {
-        Fn[i] = m.sub(Fn[i], m.mul(t1[i], ft[i]));
-        Gn[i] = m.sub(Gn[i], m.mul(t1[i], gt[i]));
+        Fn[i] = m.sub(Fn[i], m.mul(t[i], ft[i]));
+        Gn[i] = m.sub(Gn[i], m.mul(t[i], gt[i]));
     }
     // f G - g F = q at every point (holds by construction; a guard on this code).
     let q = crate::params::Q;
@@ -201,14 +208,4 @@ pub(super) fn depth0<M: SolverMul>(
         G[i] = b as i8;
     }
     ok
-}
-
-/// The NTT of adj(a) = a(1/x) = a_0 - a_(n-1) x - ... - a_1 x^(n-1).
-fn adj_ntt<M: SolverMul>(tw: &Twiddles<'_, M>, a: &[i8], out: &mut [u32]) {
-    let n = out.len();
-    out[0] = tw.m.set(i32::from(a[0]));
-    for u in 1..n {
-        out[n - u] = tw.m.set(-i32::from(a[u]));
-    }
-    tw.ntt(out);
 }
