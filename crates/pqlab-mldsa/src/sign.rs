@@ -5,11 +5,11 @@ use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::{sig_encode, w1_encode};
+use crate::encode::hint_bit_pack_row;
 use crate::keys::{Signature, SigningKey};
-use crate::params::{ByteArray, ParameterSet};
-use crate::poly::{Poly, matrix_vector_ntt};
-use crate::sample::{expand_a, expand_mask, sample_in_ball};
+use crate::params::{ByteArray, D, ParameterSet};
+use crate::poly::{Columns, Poly, matrix_rows, row_product};
+use crate::sample::{expand_a, expand_mask_packed, sample_in_ball};
 
 /// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.
 #[derive(Zeroize)]
@@ -20,33 +20,195 @@ struct SecretsHat<P: ParameterSet> {
     t0_hat: P::VecK,
 }
 
-/// Largest w1Encode output: k * 32 * bitlen((q - 1) / (2 gamma2) - 1) over all sets.
-const MAX_W1_LEN: usize = 8 * 32 * 6;
+/// Whether a signature keeps NTT(y) and w whole (k + l polynomials, the default) or, under
+/// `small-memory`, unpacks and transforms y one polynomial at a time and recomputes each row of
+/// w where it is needed again (the hints), streaming A_hat a second time.
+const KEEP_VECTORS: bool = !cfg!(feature = "small-memory");
 
-/// Computes c * v for every polynomial of `v_hat` (NTT domain), returning normal-domain
-/// polynomials reduced to (-q, q).
-fn c_times<B: Ops>(c_hat: &Poly, v_hat: &[Poly], out: &mut [Poly]) {
-    for (o, v) in out.iter_mut().zip(v_hat) {
-        *o = Poly::pointwise::<B>(c_hat, v);
-        o.inv_ntt_to_mont::<B>();
+/// The storage of NTT(y) and w: l and k polynomials, or none under `small-memory`.
+#[cfg(not(feature = "small-memory"))]
+type YHat<P> = <P as ParameterSet>::VecL;
+#[cfg(not(feature = "small-memory"))]
+type WStore<P> = <P as ParameterSet>::VecK;
+#[cfg(feature = "small-memory")]
+type YHat<P> = [Poly; 0];
+#[cfg(feature = "small-memory")]
+type WStore<P> = [Poly; 0];
+
+/// Which secret vector of the key.
+#[derive(Clone, Copy)]
+enum Secret {
+    S1,
+    S2,
+    T0,
+}
+
+/// NTT(s1\[i\]), NTT(s2\[i\]) or NTT(t0\[i\]) (FIPS 204, Algorithm 7 lines 2 to 5, one polynomial):
+/// the prepared one when there is `prep`, else unpacked from the key's encoding (Algorithm 25,
+/// one polynomial) and transformed into `scratch`.
+fn secret_hat<'a, P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&'a Prepared<P>>,
+    which: Secret,
+    i: usize,
+    scratch: &'a mut Poly,
+) -> &'a Poly {
+    if let Some(prep) = prep {
+        let st = &prep.secrets;
+        return match which {
+            Secret::S1 => &st.s1_hat.as_ref()[i],
+            Secret::S2 => &st.s2_hat.as_ref()[i],
+            Secret::T0 => &st.t0_hat.as_ref()[i],
+        };
+    }
+    unpack_secret::<P, B>(sk, which, i, scratch);
+    scratch.ntt::<B>();
+    scratch
+}
+
+/// s1\[i\], s2\[i\] or t0\[i\] from the key's encoding (FIPS 204, Algorithm 25, one polynomial).
+fn unpack_secret<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    which: Secret,
+    i: usize,
+    out: &mut Poly,
+) {
+    let eta_len = 32 * P::ETA_BITS;
+    let t0_len = 32 * D as usize;
+    let (bytes, bits, b) = match which {
+        Secret::S1 => (
+            &sk.s_packed()[i * eta_len..][..eta_len],
+            P::ETA_BITS,
+            P::ETA as i32,
+        ),
+        Secret::S2 => (
+            &sk.s_packed()[(P::L + i) * eta_len..][..eta_len],
+            P::ETA_BITS,
+            P::ETA as i32,
+        ),
+        Secret::T0 => (
+            &sk.t0_packed()[i * t0_len..][..t0_len],
+            D as usize,
+            1 << (D - 1),
+        ),
+    };
+    B::bit_unpack(bytes, bits, b, &mut out.0);
+}
+
+/// The columns of A_hat y: NTT(y) kept whole, or y packed (ExpandMask's bytes, which lie in the
+/// z part of the signature being built).
+fn y_columns<'a, P: ParameterSet>(y_hat: &'a [Poly], y_packed: &'a [u8]) -> Columns<'a> {
+    if KEEP_VECTORS {
+        Columns::Ntt(y_hat)
+    } else {
+        Columns::Packed {
+            bytes: y_packed,
+            bits: P::GAMMA1_BITS,
+            b: P::GAMMA1,
+        }
     }
 }
 
-/// HighBits / LowBits of every coefficient of w (FIPS 204, Algorithm 36 applied to a vector).
-fn decompose_vec<P: ParameterSet, B: Ops>(w: &[Poly], w1: &mut [Poly], w0: &mut [Poly]) {
-    for i in 0..P::K {
-        B::decompose(P::GAMMA2, &w[i].0, &mut w1[i].0, &mut w0[i].0);
+/// FIPS 204, Algorithm 7 line 12, row by row: `f(r, w[r])` with w = NTT^-1(A_hat o y_hat) in
+/// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows`]).
+fn w_rows<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    columns: &Columns<'_>,
+    mut f: impl FnMut(usize, &Poly),
+) {
+    let mut finish = |r: usize, w: &mut Poly| {
+        w.reduce::<B>();
+        w.inv_ntt_to_mont::<B>();
+        w.caddq::<B>();
+        f(r, w);
+    };
+    match prep {
+        Some(prep) => {
+            let (mut w, mut part, mut col) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
+            for (r, row) in prep.a_hat.as_ref().chunks_exact(P::L).enumerate() {
+                row_product::<B>(&mut w, &mut part, &mut col, row, 0, columns);
+                finish(r, &mut w);
+            }
+        }
+        None => matrix_rows::<B>(&sk.rho, P::K, P::L, columns, finish),
     }
 }
 
-/// MakeHint for every coefficient (FIPS 204, Algorithm 39, in the reference form); returns the
-/// number of ones.
-fn make_hint_vec<P: ParameterSet, B: Ops>(r0: &[Poly], r1: &[Poly], h: &mut [Poly]) -> usize {
-    let mut ones = 0;
-    for i in 0..P::K {
-        ones += B::make_hint(P::GAMMA2, &r0[i].0, &r1[i].0, &mut h[i].0);
+/// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\]),
+/// built over y\[j\] in `z_part` (which holds y packed, as sigEncode will hold z). Returns
+/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way.
+fn z_columns<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c_hat: &Poly,
+    z_part: &mut [u8],
+) -> bool {
+    let len = 32 * P::GAMMA1_BITS;
+    let (mut z, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
+    let mut reject = false;
+    for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
+        let s1_hat = secret_hat::<P, B>(sk, prep, Secret::S1, j, &mut scratch);
+        B::pointwise(&mut cs.0, &c_hat.0, &s1_hat.0);
+        cs.inv_ntt_to_mont::<B>();
+        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
+        z.add_assign(&cs);
+        z.reduce::<B>();
+        reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
+        B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
-    ones
+    z.zeroize();
+    cs.zeroize();
+    scratch.zeroize();
+    !reject
+}
+
+/// FIPS 204, Algorithm 7 lines 20 and 23 to 28, row by row: r0 = LowBits(w - <<c s2>>) =
+/// w0 - c s2 (when the high bits do not move), <<c t0>>, h = MakeHint(-<<c t0>>,
+/// w - <<c s2>> + <<c t0>>), packed into `h_part` (HintBitPack, Algorithm 20) as each row is
+/// done. The rows of w are the kept ones, or (under `small-memory`) recomputed from y packed.
+/// Returns whether ||r0|| < gamma2 - beta, ||c t0|| < gamma2 and h has at most omega ones;
+/// every row is computed either way.
+fn hint_rows<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c_hat: &Poly,
+    w: &[Poly],
+    columns: &Columns<'_>,
+    h_part: &mut [u8],
+) -> bool {
+    h_part.fill(0);
+    let (mut w1, mut w0, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
+    let (mut reject, mut ones, mut index) = (false, 0, 0);
+    let mut row = |r: usize, w_r: &Poly| {
+        B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
+        let s2_hat = secret_hat::<P, B>(sk, prep, Secret::S2, r, &mut scratch);
+        B::pointwise(&mut cs.0, &c_hat.0, &s2_hat.0);
+        cs.inv_ntt_to_mont::<B>();
+        w0.sub_assign(&cs);
+        w0.reduce::<B>();
+        reject |= w0.norm_exceeds::<B>(P::GAMMA2 - P::BETA);
+        let t0_hat = secret_hat::<P, B>(sk, prep, Secret::T0, r, &mut scratch);
+        B::pointwise(&mut cs.0, &c_hat.0, &t0_hat.0);
+        cs.inv_ntt_to_mont::<B>();
+        cs.reduce::<B>();
+        reject |= cs.norm_exceeds::<B>(P::GAMMA2);
+        w0.add_assign(&cs);
+        // The hint of this row, into cs.
+        ones += B::make_hint(P::GAMMA2, &w0.0, &w1.0, &mut cs.0);
+        hint_bit_pack_row::<P>(&cs, r, &mut index, h_part);
+    };
+    if KEEP_VECTORS {
+        for (r, w_r) in w.iter().enumerate() {
+            row(r, w_r);
+        }
+    } else {
+        w_rows::<P, B>(sk, prep, columns, row);
+    }
+    w0.zeroize();
+    cs.zeroize();
+    scratch.zeroize();
+    !reject && ones <= P::OMEGA
 }
 
 /// FIPS 204, Algorithm 7: ML-DSA.Sign_internal, lines 1 to 5 and 7 to 33, with mu given.
@@ -74,16 +236,17 @@ impl<P: ParameterSet> Prepared<P> {
     /// Lines 2 to 5 for `sk` on the kernels of `B`, into `self`.
     fn prepare<B: Ops>(&mut self, sk: &SigningKey<P>) {
         let st = &mut self.secrets;
-        let (s1_hat, s2_hat, t0_hat) = (st.s1_hat.as_mut(), st.s2_hat.as_mut(), st.t0_hat.as_mut());
-        s1_hat.copy_from_slice(sk.s1.as_ref());
-        s2_hat.copy_from_slice(sk.s2.as_ref());
-        t0_hat.copy_from_slice(sk.t0.as_ref());
-        for p in s1_hat.iter_mut() {
+        for (i, p) in st.s1_hat.as_mut().iter_mut().enumerate() {
+            unpack_secret::<P, B>(sk, Secret::S1, i, p);
             p.ntt::<B>();
         }
-        for (s2, t0) in s2_hat.iter_mut().zip(t0_hat.iter_mut()) {
-            s2.ntt::<B>();
-            t0.ntt::<B>();
+        for (i, p) in st.s2_hat.as_mut().iter_mut().enumerate() {
+            unpack_secret::<P, B>(sk, Secret::S2, i, p);
+            p.ntt::<B>();
+        }
+        for (i, p) in st.t0_hat.as_mut().iter_mut().enumerate() {
+            unpack_secret::<P, B>(sk, Secret::T0, i, p);
+            p.ntt::<B>();
         }
         expand_a::<B>(&sk.rho, P::K, P::L, self.a_hat.as_mut());
     }
@@ -108,16 +271,23 @@ impl<P: ParameterSet> Prepared<P> {
     }
 }
 
-/// [`sign_mu`] on the kernels of `B`.
+/// [`sign_mu`] on the kernels of `B`: with the per-key part prepared first (A_hat and the
+/// NTT-domain secrets held for the rejection loop), or under `small-memory` with nothing
+/// prepared (A_hat streamed, the secrets unpacked one polynomial at a time).
 pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    // Filled where it lies, not returned by value.
-    let mut prep = Prepared::<P>::empty();
-    prep.prepare::<B>(sk);
-    sign_prepared::<P, B>(sk, &prep, mu, rnd)
+    #[cfg(not(feature = "small-memory"))]
+    {
+        // Filled where it lies, not returned by value.
+        let mut prep = Prepared::<P>::empty();
+        prep.prepare::<B>(sk);
+        sign_loop::<P, B>(sk, Some(&prep), mu, rnd)
+    }
+    #[cfg(feature = "small-memory")]
+    sign_loop::<P, B>(sk, None, mu, rnd)
 }
 
 /// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done beforehand (`prep`, made by
@@ -128,109 +298,93 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
     mu: &[u8; 64],
     rnd: &[u8; 32],
 ) -> (Signature<P>, u32) {
-    let a_hat = prep.a_hat.as_ref();
-    let (s1_hat, s2_hat, t0_hat) = (
-        prep.secrets.s1_hat.as_ref(),
-        prep.secrets.s2_hat.as_ref(),
-        prep.secrets.t0_hat.as_ref(),
-    );
+    sign_loop::<P, B>(sk, Some(prep), mu, rnd)
+}
 
+/// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done in `prep` or (without it) one
+/// polynomial at a time where they are needed. The signature is built in its encoding
+/// (sigEncode, Algorithm 26): y goes packed into the place of z and z is built over it, the
+/// hints go into theirs row by row, c_tilde last.
+fn sign_loop<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+) -> (Signature<P>, u32) {
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];
     Shake256::digest_parts(&[&sk.key, rnd, mu], &mut rho_pp);
 
-    let (mut y_store, mut z_store) = (P::VecL::ZERO, P::VecL::ZERO);
-    let (mut w_store, mut w1_store, mut w0_store) = (P::VecK::ZERO, P::VecK::ZERO, P::VecK::ZERO);
-    let (mut cs_store, mut h_store) = (P::VecK::ZERO, P::VecK::ZERO);
-    let (y, z) = (y_store.as_mut(), z_store.as_mut());
-    let (w, w1, w0) = (w_store.as_mut(), w1_store.as_mut(), w0_store.as_mut());
-    let (cs, h) = (cs_store.as_mut(), h_store.as_mut());
+    let mut encoded = P::SigBytes::zeroed();
+    let (ct_part, rest) = encoded.as_mut().split_at_mut(P::C_TILDE_LEN);
+    let z_len = 32 * P::GAMMA1_BITS;
+    let (z_part, h_part) = rest.split_at_mut(P::L * z_len);
+    let (mut y_hat, mut w) = (YHat::<P>::ZERO, WStore::<P>::ZERO);
+    let (mut w1, mut w0) = (Poly::ZERO, Poly::ZERO);
     let mut c_tilde = [0u8; 64];
-    let mut w1_bytes = [0u8; MAX_W1_LEN];
+    let mut w1_bytes = [0u8; 32 * 6];
+    let w1_len = 32 * P::W1_BITS;
     let mut kappa: u16 = 0;
-    let (k, l) = (P::K, P::L);
+    let l = P::L;
 
     loop {
-        // Line 11: y = ExpandMask(rho'', kappa).
-        expand_mask::<P, B>(&rho_pp, kappa, y);
+        // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z.
+        expand_mask_packed::<P, B>(&rho_pp, kappa, z_part);
         kappa = kappa.wrapping_add(l as u16);
-
-        // Line 12: w = NTT^-1(A_hat o NTT(y)).
-        z.copy_from_slice(y);
-        for p in z.iter_mut() {
+        for (p, chunk) in y_hat.as_mut().iter_mut().zip(z_part.chunks_exact(z_len)) {
+            B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
             p.ntt::<B>();
         }
-        matrix_vector_ntt::<B>(w, a_hat, z);
-        for p in w.iter_mut() {
-            p.reduce::<B>();
-            p.inv_ntt_to_mont::<B>();
-            p.caddq::<B>();
-        }
 
-        // Lines 13 to 15: w1 = HighBits(w), c_tilde = H(mu || w1Encode(w1), lambda / 4).
-        decompose_vec::<P, B>(&w[..k], &mut w1[..k], &mut w0[..k]);
-        let w1_len = k * 32 * P::W1_BITS;
-        w1_encode::<P, B>(&w1[..k], &mut w1_bytes[..w1_len]);
-        Shake256::digest_parts(&[mu, &w1_bytes[..w1_len]], &mut c_tilde[..P::C_TILDE_LEN]);
+        // Lines 12 to 15: w = NTT^-1(A_hat o NTT(y)), w1 = HighBits(w),
+        // c_tilde = H(mu || w1Encode(w1), lambda / 4), one row of w at a time.
+        let mut h = Shake256::new();
+        h.absorb(mu);
+        w_rows::<P, B>(
+            sk,
+            prep,
+            &y_columns::<P>(y_hat.as_ref(), z_part),
+            |r, w_r| {
+                if KEEP_VECTORS {
+                    w.as_mut()[r] = *w_r;
+                }
+                B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
+                B::simple_bit_pack(&w1.0, P::W1_BITS, &mut w1_bytes[..w1_len]);
+                h.absorb(&w1_bytes[..w1_len]);
+            },
+        );
+        h.finalize().squeeze(&mut c_tilde[..P::C_TILDE_LEN]);
 
         // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c).
         let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
         c_hat.ntt::<B>();
 
-        // Lines 19 to 21: z = y + <<c s1>>, rejected if ||z|| >= gamma1 - beta.
-        c_times::<B>(&c_hat, s1_hat, &mut z[..l]);
-        let mut reject = false;
-        for i in 0..l {
-            z[i].add_assign(&y[i]);
-            z[i].reduce::<B>();
-            reject |= z[i].norm_exceeds::<B>(P::GAMMA1 - P::BETA);
-        }
-        if reject {
+        // Lines 19 to 28 (z, then the hints; under `small-memory` the hints first, while y is
+        // still there to recompute w from). Each part computes all its rows or columns.
+        let accepted = if KEEP_VECTORS {
+            z_columns::<P, B>(sk, prep, &c_hat, z_part)
+                && hint_rows::<P, B>(sk, prep, &c_hat, w.as_ref(), &Columns::Ntt(&[]), h_part)
+        } else {
+            hint_rows::<P, B>(
+                sk,
+                prep,
+                &c_hat,
+                w.as_ref(),
+                &y_columns::<P>(y_hat.as_ref(), z_part),
+                h_part,
+            ) && z_columns::<P, B>(sk, prep, &c_hat, z_part)
+        };
+        if !accepted {
             continue;
         }
 
-        // Lines 20 and 23: r0 = LowBits(w - <<c s2>>) = w0 - c s2 when the high bits do not move,
-        // rejected if ||r0|| >= gamma2 - beta.
-        c_times::<B>(&c_hat, s2_hat, &mut cs[..k]);
-        for i in 0..k {
-            w0[i].sub_assign(&cs[i]);
-            w0[i].reduce::<B>();
-            reject |= w0[i].norm_exceeds::<B>(P::GAMMA2 - P::BETA);
-        }
-        if reject {
-            continue;
-        }
-
-        // Lines 25 to 28: <<c t0>>, h = MakeHint(-<<c t0>>, w - <<c s2>> + <<c t0>>), rejected if
-        // ||c t0|| >= gamma2 or h has more than omega ones.
-        c_times::<B>(&c_hat, t0_hat, &mut cs[..k]);
-        for i in 0..k {
-            cs[i].reduce::<B>();
-            reject |= cs[i].norm_exceeds::<B>(P::GAMMA2);
-            w0[i].add_assign(&cs[i]);
-        }
-        if reject {
-            continue;
-        }
-        if make_hint_vec::<P, B>(&w0[..k], &w1[..k], &mut h[..k]) > P::OMEGA {
-            continue;
-        }
-
-        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h).
-        let mut encoded = P::SigBytes::zeroed();
-        sig_encode::<P, B>(
-            &c_tilde[..P::C_TILDE_LEN],
-            &z[..l],
-            &h[..k],
-            encoded.as_mut(),
-        );
+        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h): z and h are in place.
+        ct_part.copy_from_slice(&c_tilde[..P::C_TILDE_LEN]);
         rho_pp.zeroize();
-        y_store.zeroize();
-        z_store.zeroize();
-        w_store.zeroize();
-        w0_store.zeroize();
-        w1_store.zeroize();
-        cs_store.zeroize();
+        y_hat.zeroize();
+        w.zeroize();
+        w0.zeroize();
+        w1.zeroize();
         return (Signature { encoded }, u32::from(kappa) / l as u32);
     }
 }
