@@ -113,20 +113,19 @@ fn batches(backend: Backend, total: usize) -> impl Iterator<Item = (usize, usize
     })
 }
 
-/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. Public
-/// data.
+/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat, each
+/// batch sampled straight into its place. Public data.
 pub(crate) fn expand_a<B: Ops>(rho: &[u8; 32], k: usize, l: usize, a_hat: &mut [Poly]) {
-    expand_a_batches::<B>(rho, k, l, |first, entries| {
-        a_hat[first..first + entries.len()].copy_from_slice(entries);
-    });
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    for (first, n) in batches(B::BACKEND, k * l) {
+        sample_batch::<B>(rho, l, first, &mut a_hat[first..first + n]);
+    }
 }
 
 /// FIPS 204, Algorithm 32: ExpandA(rho), streamed: `f(i, entries)` with the entries i, i + 1,
 /// ... of A_hat in row-major order (entry (r, s) is number r l + s), for the first `k` rows and
-/// `l` columns, batch after batch. The SHAKE128 streams of a batch (Algorithm 30: RejNTTPoly)
-/// run in Keccak lanes side by side, each block of each lane through the rejection kernel until
-/// every entry of the batch has 256 coefficients; only one batch of entries (at most
-/// [`LANES`]) is held at a time. Public data.
+/// `l` columns, batch after batch; only one batch of entries (at most [`LANES`]) is held at a
+/// time. Public data.
 pub(crate) fn expand_a_batches<B: Ops>(
     rho: &[u8; 32],
     k: usize,
@@ -136,31 +135,40 @@ pub(crate) fn expand_a_batches<B: Ops>(
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut entries = [Poly::ZERO; LANES];
     for (first, n) in batches(B::BACKEND, k * l) {
-        let mut seeds = [[0u8; 34]; LANES];
-        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
-            let (r, s) = ((first + t) / l, (first + t) % l);
-            seed[..32].copy_from_slice(rho);
-            seed[32] = s as u8;
-            seed[33] = r as u8;
-        }
-        if LANES == 1 {
-            rej_ntt_poly_into::<B>(&seeds[0], &mut entries[0]);
-        } else {
-            let inputs: [&[u8]; LANES] = core::array::from_fn(|t| &seeds[t][..]);
-            let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
-            let mut blocks = [[0u8; 168]; LANES];
-            let mut filled = [0usize; LANES];
-            while filled[..n].iter().any(|&f| f < 256) {
-                xof.squeeze_blocks(&mut blocks[..n]);
-                for t in 0..n {
-                    let f = filled[t];
-                    if f < 256 {
-                        filled[t] += B::rej_uniform(&blocks[t], &mut entries[t].0[f..]);
-                    }
-                }
+        sample_batch::<B>(rho, l, first, &mut entries[..n]);
+        f(first, &entries[..n]);
+    }
+}
+
+/// FIPS 204, Algorithm 32, one batch: the entries `first` to `first + out.len() - 1` of A_hat
+/// (row-major, `l` columns) into `out`, their SHAKE128 streams (Algorithm 30: RejNTTPoly) in
+/// Keccak lanes side by side, each block of each lane through the rejection kernel until every
+/// entry has 256 coefficients (one one-lane stream under `small-memory`). Public data.
+fn sample_batch<B: Ops>(rho: &[u8; 32], l: usize, first: usize, out: &mut [Poly]) {
+    let n = out.len().min(LANES);
+    let mut seeds = [[0u8; 34]; LANES];
+    for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+        let (r, s) = ((first + t) / l, (first + t) % l);
+        seed[..32].copy_from_slice(rho);
+        seed[32] = s as u8;
+        seed[33] = r as u8;
+    }
+    if LANES == 1 {
+        rej_ntt_poly_into::<B>(&seeds[0], &mut out[0]);
+        return;
+    }
+    let inputs: [&[u8]; LANES] = core::array::from_fn(|t| &seeds[t][..]);
+    let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
+    let mut blocks = [[0u8; 168]; LANES];
+    let mut filled = [0usize; LANES];
+    while filled[..n].iter().any(|&f| f < 256) {
+        xof.squeeze_blocks(&mut blocks[..n]);
+        for t in 0..n {
+            let f = filled[t];
+            if f < 256 {
+                filled[t] += B::rej_uniform(&blocks[t], &mut out[t].0[f..]);
             }
         }
-        f(first, &entries[..n]);
     }
 }
 

@@ -25,16 +25,6 @@ struct SecretsHat<P: ParameterSet> {
 /// w where it is needed again (the hints), streaming A_hat a second time.
 const KEEP_VECTORS: bool = !cfg!(feature = "small-memory");
 
-/// The storage of NTT(y) and w: l and k polynomials, or none under `small-memory`.
-#[cfg(not(feature = "small-memory"))]
-type YHat<P> = <P as ParameterSet>::VecL;
-#[cfg(not(feature = "small-memory"))]
-type WStore<P> = <P as ParameterSet>::VecK;
-#[cfg(feature = "small-memory")]
-type YHat<P> = [Poly; 0];
-#[cfg(feature = "small-memory")]
-type WStore<P> = [Poly; 0];
-
 /// Which secret vector of the key.
 #[derive(Clone, Copy)]
 enum Secret {
@@ -111,6 +101,7 @@ fn y_columns<'a, P: ParameterSet>(y_hat: &'a [Poly], y_packed: &'a [u8]) -> Colu
 
 /// FIPS 204, Algorithm 7 line 12, row by row: `f(r, w[r])` with w = NTT^-1(A_hat o y_hat) in
 /// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows`]).
+#[inline(never)]
 fn w_rows<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
@@ -138,6 +129,7 @@ fn w_rows<P: ParameterSet, B: Ops>(
 /// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\]),
 /// built over y\[j\] in `z_part` (which holds y packed, as sigEncode will hold z). Returns
 /// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way.
+#[inline(never)]
 fn z_columns<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
@@ -169,6 +161,7 @@ fn z_columns<P: ParameterSet, B: Ops>(
 /// done. The rows of w are the kept ones, or (under `small-memory`) recomputed from y packed.
 /// Returns whether ||r0|| < gamma2 - beta, ||c t0|| < gamma2 and h has at most omega ones;
 /// every row is computed either way.
+#[inline(never)]
 fn hint_rows<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
@@ -319,7 +312,11 @@ fn sign_loop<P: ParameterSet, B: Ops>(
     let (ct_part, rest) = encoded.as_mut().split_at_mut(P::C_TILDE_LEN);
     let z_len = 32 * P::GAMMA1_BITS;
     let (z_part, h_part) = rest.split_at_mut(P::L * z_len);
-    let (mut y_hat, mut w) = (YHat::<P>::ZERO, WStore::<P>::ZERO);
+    // The storage of NTT(y) and w: l and k polynomials, or none under `small-memory`.
+    #[cfg(not(feature = "small-memory"))]
+    let (mut y_hat, mut w) = (P::VecL::ZERO, P::VecK::ZERO);
+    #[cfg(feature = "small-memory")]
+    let (mut y_hat, mut w) = ([Poly::ZERO; 0], [Poly::ZERO; 0]);
     let (mut w1, mut w0) = (Poly::ZERO, Poly::ZERO);
     let mut c_tilde = [0u8; 64];
     let mut w1_bytes = [0u8; 32 * 6];

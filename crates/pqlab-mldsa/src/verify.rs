@@ -1,5 +1,6 @@
 //! Verification (FIPS 204, Algorithm 8: ML-DSA.Verify_internal, from line 7 on: mu is given).
 
+#[cfg(not(feature = "small-memory"))]
 use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use subtle::ConstantTimeEq;
@@ -20,13 +21,6 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     dispatch!(B => verify_mu_with::<P, B>(vk, mu, sig))
 }
 
-/// The storage of NTT(z): l polynomials, or (under `small-memory`) one, each column being
-/// unpacked from the signature and transformed where it is used.
-#[cfg(not(feature = "small-memory"))]
-type ZHat<P> = <P as ParameterSet>::VecL;
-#[cfg(feature = "small-memory")]
-type ZHat<P> = [Poly; 1];
-
 /// [`verify_mu`] on the kernels of `B`. w'_approx is built row by row (A_hat streamed by
 /// [`matrix_rows`]), each row's hint decoded, applied and w1Encode'd into the hash as the row
 /// is done: no matrix, no vector of w or h.
@@ -43,7 +37,12 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     let (z_packed, h_packed) = rest.split_at(P::L * z_len);
 
     // Line 13 (checked first, it is cheap): ||z|| < gamma1 - beta; NTT(z) kept when it is.
-    let mut z_hat = ZHat::<P>::ZERO;
+    // The storage of NTT(z): l polynomials, or (under `small-memory`) one, each column being
+    // unpacked from the signature and transformed where it is used.
+    #[cfg(not(feature = "small-memory"))]
+    let mut z_hat = P::VecL::ZERO;
+    #[cfg(feature = "small-memory")]
+    let mut z_hat = [Poly::ZERO; 1];
     let z_store = z_hat.as_mut();
     let n = z_store.len();
     for (j, chunk) in z_packed.chunks_exact(z_len).enumerate() {
