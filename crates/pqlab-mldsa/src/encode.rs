@@ -17,11 +17,77 @@ use crate::poly::Poly;
 pub(crate) fn simple_bit_pack(w: &Coeffs, bits: usize, out: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(out.len(), 32 * bits);
+    pack_as::<false>(w, bits, 0, out);
+}
+
+/// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
+/// bits = bitlen(a + b): packs b - w_i.
+pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    pack_as::<true>(w, bits, b, out);
+}
+
+/// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
+pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    debug_assert_eq!(v.len(), 32 * bits);
+    unpack_as::<false>(v, bits, 0, w);
+}
+
+/// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
+pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    unpack_as::<true>(v, bits, b, w);
+}
+
+/// Packs x_i = w_i (`NEG` false) or b - w_i (`NEG` true) on `bits` bits, through a copy of the
+/// group loop for each width of the standard (so that the compiler lays each one out
+/// straight), or the general loop for any other width or a short `out`.
+fn pack_as<const NEG: bool>(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
+    if out.len() < 32 * bits {
+        return pack_general::<NEG>(w, bits, b, out);
+    }
+    match bits {
+        3 => pack_groups::<3, NEG>(w, b, out),
+        4 => pack_groups::<4, NEG>(w, b, out),
+        6 => pack_groups::<6, NEG>(w, b, out),
+        10 => pack_groups::<10, NEG>(w, b, out),
+        13 => pack_groups::<13, NEG>(w, b, out),
+        18 => pack_groups::<18, NEG>(w, b, out),
+        20 => pack_groups::<20, NEG>(w, b, out),
+        _ => pack_general::<NEG>(w, bits, b, out),
+    }
+}
+
+/// [`pack_as`] for `BITS` bits: eight coefficients (`BITS` bytes) at a time.
+fn pack_groups<const BITS: usize, const NEG: bool>(w: &Coeffs, b: i32, out: &mut [u8]) {
+    for (group, bytes) in w.chunks_exact(8).zip(out.chunks_exact_mut(BITS)) {
+        let mut acc: u64 = 0;
+        let mut n = 0;
+        let mut k = 0;
+        for &c in group {
+            let x = if NEG { b - c } else { c };
+            acc |= u64::from(x as u32) << n;
+            n += BITS;
+            while n >= 8 {
+                bytes[k] = acc as u8;
+                acc >>= 8;
+                n -= 8;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// [`pack_as`] for any width below 32: the coefficients one after the other through a bit
+/// accumulator.
+fn pack_general<const NEG: bool>(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
     let mut acc: u64 = 0;
     let mut n = 0;
     let mut k = 0;
     for &c in w.iter() {
-        acc |= u64::from(c as u32) << n;
+        let x = if NEG { b - c } else { c };
+        acc |= u64::from(x as u32) << n;
         n += bits;
         while n >= 8 {
             out[k] = acc as u8;
@@ -32,22 +98,68 @@ pub(crate) fn simple_bit_pack(w: &Coeffs, bits: usize, out: &mut [u8]) {
     }
 }
 
-/// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
-/// bits = bitlen(a + b): packs b - w_i.
-pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    let mut shifted = [0i32; 256];
-    for (s, &c) in shifted.iter_mut().zip(w.iter()) {
-        *s = b - c;
+/// Unpacks `bits`-bit values x_i into w_i = x_i (`NEG` false) or b - x_i (`NEG` true), as
+/// [`pack_as`] lays them out (the general loop for a short `v`).
+fn unpack_as<const NEG: bool>(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+    if v.len() < 32 * bits {
+        return unpack_general::<NEG>(v, bits, b, w);
     }
-    simple_bit_pack(&shifted, bits, out);
-    pqlab_arith::wipe::wipe(&mut shifted);
+    match bits {
+        3 => unpack_groups::<3, NEG>(v, b, w),
+        4 => unpack_groups::<4, NEG>(v, b, w),
+        6 => unpack_groups::<6, NEG>(v, b, w),
+        10 => unpack_groups::<10, NEG>(v, b, w),
+        13 => unpack_groups::<13, NEG>(v, b, w),
+        18 => unpack_groups::<18, NEG>(v, b, w),
+        20 => unpack_groups::<20, NEG>(v, b, w),
+        _ => unpack_general::<NEG>(v, bits, b, w),
+    }
 }
 
-/// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
-pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    debug_assert_eq!(v.len(), 32 * bits);
+/// [`unpack_as`] for `BITS` bits: eight coefficients (`BITS` bytes) at a time.
+fn unpack_groups<const BITS: usize, const NEG: bool>(v: &[u8], b: i32, w: &mut Coeffs) {
+    let mask = (1u64 << BITS) - 1;
+    for (group, bytes) in w.chunks_exact_mut(8).zip(v.chunks_exact(BITS)) {
+        let mut acc: u64 = 0;
+        let mut n = 0;
+        let mut k = 0;
+        for c in group.iter_mut() {
+            while n < BITS {
+                acc |= u64::from(bytes[k]) << n;
+                n += 8;
+                k += 1;
+            }
+            let x = (acc & mask) as i32;
+            *c = if NEG { b - x } else { x };
+            acc >>= BITS;
+            n -= BITS;
+        }
+    }
+}
+
+/// FIPS 204, Algorithm 19 (BitUnpack, w_i = b - x_i) for one group of eight coefficients,
+/// the `bits` bytes that hold them (a width below 32).
+#[cfg(any(feature = "small-memory", test))]
+pub(crate) fn bit_unpack_group(v: &[u8], bits: usize, b: i32, w: &mut [i32; 8]) {
+    let mask = (1u64 << bits) - 1;
+    let mut acc: u64 = 0;
+    let mut n = 0;
+    let mut k = 0;
+    for c in w.iter_mut() {
+        while n < bits {
+            acc |= u64::from(v[k]) << n;
+            n += 8;
+            k += 1;
+        }
+        *c = b - (acc & mask) as i32;
+        acc >>= bits;
+        n -= bits;
+    }
+}
+
+/// [`unpack_as`] for any width below 32: the coefficients one after the other through a bit
+/// accumulator (missing bytes read as zero).
+fn unpack_general<const NEG: bool>(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
     let mask = (1u64 << bits) - 1;
     let mut acc: u64 = 0;
     let mut n = 0;
@@ -57,39 +169,29 @@ pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
             acc |= u64::from(*bytes.next().unwrap_or(&0)) << n;
             n += 8;
         }
-        *c = (acc & mask) as i32;
+        let x = (acc & mask) as i32;
+        *c = if NEG { b - x } else { x };
         acc >>= bits;
         n -= bits;
     }
 }
 
-/// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
-pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+/// FIPS 204, Algorithm 20: HintBitPack(h) into `y` (omega + k bytes), h given as one bit per
+/// coefficient (bit j % 64 of word j / 64 of `h[i]` is h\[i\]\[j\]), with at most omega ones in
+/// all. Runs on public data (the hints of a signature being output).
+pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[[u64; 4]], y: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    simple_bit_unpack(v, bits, w);
-    for c in w.iter_mut() {
-        *c = b - *c;
-    }
-}
-
-/// FIPS 204, Algorithm 20: HintBitPack(h), one row: appends the positions of the ones of
-/// h\[i\] (entries 0 or 1) to `y` at `*index` and records the running count, for i = 0 to
-/// k - 1 in order, `y` (omega + k bytes) having been zeroed first. Positions past omega are
-/// dropped (the signer rejects such an h: it counts the ones).
-pub(crate) fn hint_bit_pack_row<P: ParameterSet>(
-    h_i: &Poly,
-    i: usize,
-    index: &mut usize,
-    y: &mut [u8],
-) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    for j in 0..256 {
-        if h_i.0[j] != 0 && *index < P::OMEGA {
-            y[*index] = j as u8;
-            *index += 1;
+    y.fill(0);
+    let mut index = 0;
+    for (i, row) in h.iter().enumerate() {
+        for j in 0..256 {
+            if (row[j / 64] >> (j % 64)) & 1 != 0 && index < P::OMEGA {
+                y[index] = j as u8;
+                index += 1;
+            }
         }
+        y[P::OMEGA + i] = index as u8;
     }
-    y[P::OMEGA + i] = *index as u8;
 }
 
 /// FIPS 204, Algorithm 21: HintBitUnpack(y), one row: h\[i\] from the running counts, with the

@@ -12,8 +12,22 @@ use crate::poly::Poly;
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
 /// coefficients in {-1, 1} and the rest 0. Runs on public data (c_tilde is published).
 pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut c = Poly::ZERO;
+    sample_in_ball_steps::<P>(c_tilde, |i, j, sign| {
+        c.0[i] = c.0[j];
+        c.0[j] = sign;
+    });
+    c
+}
+
+/// FIPS 204, Algorithm 29: SampleInBall(rho), the steps: for i = 256 - tau to 255, `step(i, j,
+/// sign)` with the j <= i of line 7 and the sign (-1)^h\[i + tau - 256\] of line 10, for the
+/// caller to do lines 9 and 10 (c_i = c_j, c_j = sign) on its form of c. Public data.
+pub(crate) fn sample_in_ball_steps<P: ParameterSet>(
+    c_tilde: &[u8],
+    mut step: impl FnMut(usize, usize, i32),
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut h = Shake256::new();
     h.absorb(c_tilde);
     let mut reader = h.finalize();
@@ -34,10 +48,8 @@ pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
                 break j;
             }
         };
-        c.0[i] = c.0[j];
-        c.0[j] = 1 - 2 * (((signs >> k) & 1) as i32);
+        step(i, j, 1 - 2 * (((signs >> k) & 1) as i32));
     }
-    c
 }
 
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r, into `a`: a

@@ -1,15 +1,20 @@
 //! Signing (FIPS 204, Algorithm 7: ML-DSA.Sign_internal, from line 7 on: mu is given).
 
 use pqlab_arith::array::FixedArray;
+use pqlab_arith::wipe::wipe;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::hint_bit_pack_row;
+use crate::encode::hint_bit_pack;
 use crate::keys::{Signature, SigningKey};
-use crate::params::{ByteArray, D, ParameterSet};
+use crate::params::{ByteArray, D, MAX_K, ParameterSet};
 use crate::poly::{Columns, Poly, matrix_rows, row_product};
-use crate::sample::{expand_a, expand_mask_packed, sample_in_ball};
+#[cfg(not(feature = "small-memory"))]
+use crate::sample::sample_in_ball;
+use crate::sample::{expand_a, expand_mask_packed};
+#[cfg(feature = "small-memory")]
+use crate::sparse::SparseC;
 
 /// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.
 #[derive(Zeroize)]
@@ -33,6 +38,7 @@ enum Secret {
     T0,
 }
 
+#[cfg(not(feature = "small-memory"))]
 /// NTT(s1\[i\]), NTT(s2\[i\]) or NTT(t0\[i\]) (FIPS 204, Algorithm 7 lines 2 to 5, one polynomial):
 /// the prepared one when there is `prep`, else unpacked from the key's encoding (Algorithm 25,
 /// one polynomial) and transformed into `scratch`.
@@ -63,9 +69,20 @@ fn unpack_secret<P: ParameterSet, B: Ops>(
     i: usize,
     out: &mut Poly,
 ) {
+    let (bytes, bits, b) = secret_packed::<P>(sk, which, i);
+    B::bit_unpack(bytes, bits, b, &mut out.0);
+}
+
+/// Where s1\[i\], s2\[i\] or t0\[i\] lies in the key's encoding (FIPS 204, Algorithm 25): its
+/// bytes, their width and the b of BitPack(., a, b) (Algorithm 17).
+fn secret_packed<P: ParameterSet>(
+    sk: &SigningKey<P>,
+    which: Secret,
+    i: usize,
+) -> (&[u8], usize, i32) {
     let eta_len = 32 * P::ETA_BITS;
     let t0_len = 32 * D as usize;
-    let (bytes, bits, b) = match which {
+    match which {
         Secret::S1 => (
             &sk.s_packed()[i * eta_len..][..eta_len],
             P::ETA_BITS,
@@ -81,8 +98,55 @@ fn unpack_secret<P: ParameterSet, B: Ops>(
             D as usize,
             1 << (D - 1),
         ),
-    };
-    B::bit_unpack(bytes, bits, b, &mut out.0);
+    }
+}
+
+/// The challenge of one attempt (FIPS 204, Algorithm 7 lines 16 to 18): c_hat = NTT(c), or
+/// under `small-memory` c in sparse form ([`SparseC`]: no NTT, c s by schoolbook
+/// multiplication from the packed secret).
+#[cfg(not(feature = "small-memory"))]
+type Challenge = Poly;
+#[cfg(feature = "small-memory")]
+type Challenge = SparseC;
+
+/// FIPS 204, Algorithm 7 lines 16 to 18: c = SampleInBall(c_tilde) (Algorithm 29), and c_hat =
+/// NTT(c) in the default configuration.
+fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
+    #[cfg(not(feature = "small-memory"))]
+    {
+        let mut c_hat = sample_in_ball::<P>(c_tilde);
+        c_hat.ntt::<B>();
+        c_hat
+    }
+    #[cfg(feature = "small-memory")]
+    SparseC::sample::<P>(c_tilde)
+}
+
+/// FIPS 204, Algorithm 7 lines 19, 20 and 25, one polynomial: `cs` = <<c s\[i\]>> for s = s1, s2
+/// or t0: NTT^-1(c_hat o NTT(s\[i\])) (coefficients below q in absolute value; NTT(s\[i\]) from
+/// [`secret_hat`], through `scratch`), or under `small-memory` the exact product from the
+/// packed s\[i\] ([`SparseC::mul_packed`]).
+fn c_times<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c: &Challenge,
+    which: Secret,
+    i: usize,
+    scratch: &mut Poly,
+    cs: &mut Poly,
+) {
+    #[cfg(not(feature = "small-memory"))]
+    {
+        let s_hat = secret_hat::<P, B>(sk, prep, which, i, scratch);
+        B::pointwise(&mut cs.0, &c.0, &s_hat.0);
+        cs.inv_ntt_to_mont::<B>();
+    }
+    #[cfg(feature = "small-memory")]
+    {
+        let _ = (prep, scratch);
+        let (bytes, bits, b) = secret_packed::<P>(sk, which, i);
+        c.mul_packed(bytes, bits, b, cs);
+    }
 }
 
 /// The columns of A_hat y: NTT(y) kept whole, or y packed (ExpandMask's bytes, which lie in the
@@ -106,7 +170,7 @@ fn w_rows<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
     columns: &Columns<'_>,
-    mut f: impl FnMut(usize, &Poly),
+    mut f: impl FnMut(usize, &mut Poly),
 ) {
     let mut finish = |r: usize, w: &mut Poly| {
         w.reduce::<B>();
@@ -133,16 +197,14 @@ fn w_rows<P: ParameterSet, B: Ops>(
 fn z_columns<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
-    c_hat: &Poly,
+    c: &Challenge,
     z_part: &mut [u8],
 ) -> bool {
     let len = 32 * P::GAMMA1_BITS;
     let (mut z, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
     let mut reject = false;
     for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
-        let s1_hat = secret_hat::<P, B>(sk, prep, Secret::S1, j, &mut scratch);
-        B::pointwise(&mut cs.0, &c_hat.0, &s1_hat.0);
-        cs.inv_ntt_to_mont::<B>();
+        c_times::<P, B>(sk, prep, c, Secret::S1, j, &mut scratch, &mut cs);
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
         z.add_assign(&cs);
         z.reduce::<B>();
@@ -155,52 +217,136 @@ fn z_columns<P: ParameterSet, B: Ops>(
     !reject
 }
 
-/// FIPS 204, Algorithm 7 lines 20 and 23 to 28, row by row: r0 = LowBits(w - <<c s2>>) =
-/// w0 - c s2 (when the high bits do not move), <<c t0>>, h = MakeHint(-<<c t0>>,
-/// w - <<c s2>> + <<c t0>>), packed into `h_part` (HintBitPack, Algorithm 20) as each row is
-/// done. The rows of w are the kept ones, or (under `small-memory`) recomputed from y packed.
-/// Returns whether ||r0|| < gamma2 - beta, ||c t0|| < gamma2 and h has at most omega ones;
-/// every row is computed either way.
+/// The scratch polynomials of one row of the checks and hints (they hold secret-dependent
+/// values), wiped on drop.
+struct RowScratch {
+    w1: Poly,
+    w0: Poly,
+    cs: Poly,
+    secret: Poly,
+}
+
+impl RowScratch {
+    fn new() -> Self {
+        Self {
+            w1: Poly::ZERO,
+            w0: Poly::ZERO,
+            cs: Poly::ZERO,
+            secret: Poly::ZERO,
+        }
+    }
+}
+
+impl Drop for RowScratch {
+    fn drop(&mut self) {
+        self.w1.zeroize();
+        self.w0.zeroize();
+        self.cs.zeroize();
+        self.secret.zeroize();
+    }
+}
+
+/// The hints of one signature attempt, one bit per coefficient (bit j % 64 of word j / 64 of
+/// row r is h\[r\]\[j\]): built without branches while the attempt may still be rejected, and
+/// packed by HintBitPack only once it is accepted.
+type HintBits = [[u64; 4]; MAX_K];
+
+/// FIPS 204, Algorithm 7 lines 20 and 23, one row: w\[r\] - <<c s2\[r\]>> (in [0, q)) written over
+/// `w_r` (w\[r\] in [0, q) on entry). Returns whether ||r0|| >= gamma2 - beta for
+/// r0 = LowBits(w - <<c s2>>) (Algorithm 37 on the row just written); every coefficient is
+/// looked at either way.
+fn r0_row<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c: &Challenge,
+    r: usize,
+    w_r: &mut Poly,
+    t: &mut RowScratch,
+) -> bool {
+    c_times::<P, B>(sk, prep, c, Secret::S2, r, &mut t.secret, &mut t.cs);
+    w_r.sub_assign(&t.cs);
+    w_r.reduce::<B>();
+    w_r.caddq::<B>();
+    B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
+    t.w0.norm_exceeds::<B>(P::GAMMA2 - P::BETA)
+}
+
+/// FIPS 204, Algorithm 7 lines 25 to 28, one row, after [`r0_row`] passed for every row (then
+/// HighBits(w - <<c s2>>) = HighBits(w) = w1, and LowBits(w - <<c s2>>) = w0 - <<c s2>>, the
+/// reference form): <<c t0>> and h\[r\] = MakeHint(-<<c t0>>, w - <<c s2>> + <<c t0>>) into
+/// `bits`, from `w_r` = w\[r\] - <<c s2\[r\]>> in [0, q). Returns whether ||c t0|| >= gamma2 and the
+/// number of ones of h\[r\].
+fn hint_row<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c: &Challenge,
+    r: usize,
+    w_r: &Poly,
+    t: &mut RowScratch,
+    bits: &mut [u64; 4],
+) -> (bool, usize) {
+    B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
+    c_times::<P, B>(sk, prep, c, Secret::T0, r, &mut t.secret, &mut t.cs);
+    t.cs.reduce::<B>();
+    let reject = t.cs.norm_exceeds::<B>(P::GAMMA2);
+    t.w0.add_assign(&t.cs);
+    // The hint of this row, into cs, then into its bits.
+    let ones = B::make_hint(P::GAMMA2, &t.w0.0, &t.w1.0, &mut t.cs.0);
+    *bits = [0; 4];
+    for (j, h) in t.cs.0.iter().enumerate() {
+        bits[j / 64] |= (*h as u64) << (j % 64);
+    }
+    (reject, ones)
+}
+
+/// FIPS 204, Algorithm 7 lines 20 and 23 for every row of the kept w ([`r0_row`], each row
+/// replaced by w - <<c s2>>). Returns whether ||r0|| < gamma2 - beta; every row is computed
+/// either way.
+#[inline(never)]
+fn r0_rows<P: ParameterSet, B: Ops>(
+    sk: &SigningKey<P>,
+    prep: Option<&Prepared<P>>,
+    c: &Challenge,
+    w: &mut [Poly],
+) -> bool {
+    let mut t = RowScratch::new();
+    let mut reject = false;
+    for (r, w_r) in w.iter_mut().enumerate() {
+        reject |= r0_row::<P, B>(sk, prep, c, r, w_r, &mut t);
+    }
+    !reject
+}
+
+/// FIPS 204, Algorithm 7 lines 25 to 28, row by row ([`hint_row`]) into `bits`: from the kept
+/// rows of w - <<c s2>> after [`r0_rows`], or (under `small-memory`) from each row of w
+/// recomputed from y packed, its line 20 and 23 check ([`r0_row`]) done on the way. Returns
+/// whether every check of these lines passed (||c t0|| < gamma2, h with at most omega ones,
+/// and under `small-memory` ||r0|| < gamma2 - beta); every row is computed either way.
 #[inline(never)]
 fn hint_rows<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
-    c_hat: &Poly,
+    c: &Challenge,
     w: &[Poly],
     columns: &Columns<'_>,
-    h_part: &mut [u8],
+    bits: &mut HintBits,
 ) -> bool {
-    h_part.fill(0);
-    let (mut w1, mut w0, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO, Poly::ZERO);
-    let (mut reject, mut ones, mut index) = (false, 0, 0);
-    let mut row = |r: usize, w_r: &Poly| {
-        B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
-        let s2_hat = secret_hat::<P, B>(sk, prep, Secret::S2, r, &mut scratch);
-        B::pointwise(&mut cs.0, &c_hat.0, &s2_hat.0);
-        cs.inv_ntt_to_mont::<B>();
-        w0.sub_assign(&cs);
-        w0.reduce::<B>();
-        reject |= w0.norm_exceeds::<B>(P::GAMMA2 - P::BETA);
-        let t0_hat = secret_hat::<P, B>(sk, prep, Secret::T0, r, &mut scratch);
-        B::pointwise(&mut cs.0, &c_hat.0, &t0_hat.0);
-        cs.inv_ntt_to_mont::<B>();
-        cs.reduce::<B>();
-        reject |= cs.norm_exceeds::<B>(P::GAMMA2);
-        w0.add_assign(&cs);
-        // The hint of this row, into cs.
-        ones += B::make_hint(P::GAMMA2, &w0.0, &w1.0, &mut cs.0);
-        hint_bit_pack_row::<P>(&cs, r, &mut index, h_part);
-    };
+    let mut t = RowScratch::new();
+    let (mut reject, mut ones) = (false, 0);
     if KEEP_VECTORS {
         for (r, w_r) in w.iter().enumerate() {
-            row(r, w_r);
+            let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, &mut t, &mut bits[r]);
+            reject |= rej;
+            ones += n;
         }
     } else {
-        w_rows::<P, B>(sk, prep, columns, row);
+        w_rows::<P, B>(sk, prep, columns, |r, w_r| {
+            reject |= r0_row::<P, B>(sk, prep, c, r, w_r, &mut t);
+            let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, &mut t, &mut bits[r]);
+            reject |= rej;
+            ones += n;
+        });
     }
-    w0.zeroize();
-    cs.zeroize();
-    scratch.zeroize();
     !reject && ones <= P::OMEGA
 }
 
@@ -319,6 +465,7 @@ fn sign_loop<P: ParameterSet, B: Ops>(
     let (mut y_hat, mut w) = ([Poly::ZERO; 0], [Poly::ZERO; 0]);
     let (mut w1, mut w0) = (Poly::ZERO, Poly::ZERO);
     let mut c_tilde = [0u8; 64];
+    let mut hint_bits: HintBits = [[0; 4]; MAX_K];
     let mut w1_bytes = [0u8; 32 * 6];
     let w1_len = 32 * P::W1_BITS;
     let mut kappa: u16 = 0;
@@ -352,36 +499,40 @@ fn sign_loop<P: ParameterSet, B: Ops>(
         );
         h.finalize().squeeze(&mut c_tilde[..P::C_TILDE_LEN]);
 
-        // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c).
-        let mut c_hat = sample_in_ball::<P>(&c_tilde[..P::C_TILDE_LEN]);
-        c_hat.ntt::<B>();
+        // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c) (or c sparse).
+        let c = challenge::<P, B>(&c_tilde[..P::C_TILDE_LEN]);
 
-        // Lines 19 to 28 (z, then the hints; under `small-memory` the hints first, while y is
-        // still there to recompute w from). Each part computes all its rows or columns.
+        // Lines 19 to 28: z, then the r0 check, then <<c t0>> and the hints (under
+        // `small-memory` the hints and r0 first, while y is still there to recompute w from).
+        // Each part computes all its rows or columns; only whether it passed is revealed.
         let accepted = if KEEP_VECTORS {
-            z_columns::<P, B>(sk, prep, &c_hat, z_part)
-                && hint_rows::<P, B>(sk, prep, &c_hat, w.as_ref(), &Columns::Ntt(&[]), h_part)
+            z_columns::<P, B>(sk, prep, &c, z_part)
+                && r0_rows::<P, B>(sk, prep, &c, w.as_mut())
+                && hint_rows::<P, B>(sk, prep, &c, w.as_ref(), &Columns::Ntt(&[]), &mut hint_bits)
         } else {
             hint_rows::<P, B>(
                 sk,
                 prep,
-                &c_hat,
+                &c,
                 w.as_ref(),
                 &y_columns::<P>(y_hat.as_ref(), z_part),
-                h_part,
-            ) && z_columns::<P, B>(sk, prep, &c_hat, z_part)
+                &mut hint_bits,
+            ) && z_columns::<P, B>(sk, prep, &c, z_part)
         };
         if !accepted {
             continue;
         }
 
-        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h): z and h are in place.
+        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h): z is in place, h is packed now
+        // (HintBitPack, Algorithm 20: the hints of an accepted attempt are published).
         ct_part.copy_from_slice(&c_tilde[..P::C_TILDE_LEN]);
+        hint_bit_pack::<P>(&hint_bits[..P::K], h_part);
         rho_pp.zeroize();
         y_hat.zeroize();
         w.zeroize();
         w0.zeroize();
         w1.zeroize();
+        wipe(hint_bits.as_flattened_mut());
         return (Signature { encoded }, u32::from(kappa) / l as u32);
     }
 }
