@@ -137,26 +137,6 @@ fn unpack_groups<const BITS: usize, const NEG: bool>(v: &[u8], b: i32, w: &mut C
     }
 }
 
-/// FIPS 204, Algorithm 19 (BitUnpack, w_i = b - x_i) for one group of eight coefficients,
-/// the `bits` bytes that hold them (a width below 32).
-#[cfg(any(feature = "small-memory", test))]
-pub(crate) fn bit_unpack_group(v: &[u8], bits: usize, b: i32, w: &mut [i32; 8]) {
-    let mask = (1u64 << bits) - 1;
-    let mut acc: u64 = 0;
-    let mut n = 0;
-    let mut k = 0;
-    for c in w.iter_mut() {
-        while n < bits {
-            acc |= u64::from(v[k]) << n;
-            n += 8;
-            k += 1;
-        }
-        *c = b - (acc & mask) as i32;
-        acc >>= bits;
-        n -= bits;
-    }
-}
-
 /// [`unpack_as`] for any width below 32: the coefficients one after the other through a bit
 /// accumulator (missing bytes read as zero).
 fn unpack_general<const NEG: bool>(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
@@ -184,10 +164,13 @@ pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[[u64; 4]], y: &mut [u8]) {
     y.fill(0);
     let mut index = 0;
     for (i, row) in h.iter().enumerate() {
-        for j in 0..256 {
-            if (row[j / 64] >> (j % 64)) & 1 != 0 && index < P::OMEGA {
-                y[index] = j as u8;
+        // The set bits of each word, lowest first: j = 64 w + (the bit's place in word w).
+        for (w, &word) in row.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 && index < P::OMEGA {
+                y[index] = (64 * w + rest.trailing_zeros() as usize) as u8;
                 index += 1;
+                rest &= rest - 1;
             }
         }
         y[P::OMEGA + i] = index as u8;

@@ -103,7 +103,7 @@ fn secret_packed<P: ParameterSet>(
 
 /// The challenge of one attempt (FIPS 204, Algorithm 7 lines 16 to 18): c_hat = NTT(c), or
 /// under `small-memory` c in sparse form ([`SparseC`]: no NTT, c s by schoolbook
-/// multiplication from the packed secret).
+/// multiplication from the secret unpacked one polynomial at a time).
 #[cfg(not(feature = "small-memory"))]
 type Challenge = Poly;
 #[cfg(feature = "small-memory")]
@@ -125,7 +125,7 @@ fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
 /// FIPS 204, Algorithm 7 lines 19, 20 and 25, one polynomial: `cs` = <<c s\[i\]>> for s = s1, s2
 /// or t0: NTT^-1(c_hat o NTT(s\[i\])) (coefficients below q in absolute value; NTT(s\[i\]) from
 /// [`secret_hat`], through `scratch`), or under `small-memory` the exact product from the
-/// packed s\[i\] ([`SparseC::mul_packed`]).
+/// s\[i\] unpacked into `scratch` ([`SparseC::mul`]).
 fn c_times<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     prep: Option<&Prepared<P>>,
@@ -143,9 +143,9 @@ fn c_times<P: ParameterSet, B: Ops>(
     }
     #[cfg(feature = "small-memory")]
     {
-        let _ = (prep, scratch);
-        let (bytes, bits, b) = secret_packed::<P>(sk, which, i);
-        c.mul_packed(bytes, bits, b, cs);
+        let _ = prep;
+        unpack_secret::<P, B>(sk, which, i, scratch);
+        c.mul(scratch, cs);
     }
 }
 
@@ -292,9 +292,11 @@ fn hint_row<P: ParameterSet, B: Ops>(
     t.w0.add_assign(&t.cs);
     // The hint of this row, into cs, then into its bits.
     let ones = B::make_hint(P::GAMMA2, &t.w0.0, &t.w1.0, &mut t.cs.0);
-    *bits = [0; 4];
-    for (j, h) in t.cs.0.iter().enumerate() {
-        bits[j / 64] |= (*h as u64) << (j % 64);
+    for (word, hints) in bits.iter_mut().zip(t.cs.0.chunks_exact(64)) {
+        *word = hints
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (j, &h)| acc | (u64::from(h as u32 & 1) << j));
     }
     (reject, ones)
 }

@@ -1,13 +1,12 @@
 //! The challenge c in sparse form, for the `small-memory` signer (after Greconici, Kannwischer
 //! and Sprenkels): the positions and signs of its tau nonzero coefficients instead of 256
 //! coefficients in the NTT domain, and c s computed by schoolbook multiplication in
-//! Z\[X\]/(X^256 + 1) straight from the packed secret polynomial, eight coefficients at a time.
+//! Z\[X\]/(X^256 + 1) from the secret polynomial just unpacked (no NTT of c or of the secret).
 //!
 //! The positions of c drive branches and memory indices; c is public data here as in
 //! [`crate::sample::sample_in_ball`] (its rejection sampling already branches on the same
 //! stream). The secret coefficients are only multiplied and added.
 
-use crate::encode::bit_unpack_group;
 use crate::params::ParameterSet;
 use crate::poly::Poly;
 use crate::sample::sample_in_ball_steps;
@@ -50,30 +49,38 @@ impl SparseC {
         c
     }
 
-    /// `out` = c s, s given packed as BitPack(s, ., b) on `bits` bits
-    /// (FIPS 204, Algorithm 19 undone eight coefficients at a time): the exact product in
-    /// Z\[X\]/(X^256 + 1), no reduction (|c s| <= tau max |s_i|).
-    pub(crate) fn mul_packed(&self, packed: &[u8], bits: usize, b: i32, out: &mut Poly) {
+    /// `out` = c s, the exact product in Z\[X\]/(X^256 + 1), no reduction (|c s| <= tau max
+    /// |s_i|): for each nonzero coefficient +-X^p of c, +-s shifted up by p (X^256 = -1: the
+    /// top p coefficients wrap round negated), two straight add or subtract loops.
+    pub(crate) fn mul(&self, s: &Poly, out: &mut Poly) {
         let out = &mut out.0;
         out.fill(0);
-        let mut group = [0i32; 8];
-        for (g, bytes) in packed.chunks_exact(bits).enumerate() {
-            bit_unpack_group(bytes, bits, b, &mut group);
-            for (t, &x) in group.iter().enumerate() {
-                let i = 8 * g + t;
-                for (&p, &sign) in self.pos[..self.n].iter().zip(&self.sign[..self.n]) {
-                    let v = sign * x;
-                    // X^p X^i = X^(p + i), and X^256 = -1.
-                    let at = usize::from(p) + i;
-                    if at < 256 {
-                        out[at] += v;
-                    } else {
-                        out[at - 256] -= v;
-                    }
-                }
+        for (&p, &sign) in self.pos[..self.n].iter().zip(&self.sign[..self.n]) {
+            let p = usize::from(p);
+            let (wrapped, shifted) = out.split_at_mut(p);
+            let (low, high) = s.0.split_at(256 - p);
+            if sign > 0 {
+                add(shifted, low);
+                sub(wrapped, high);
+            } else {
+                sub(shifted, low);
+                add(wrapped, high);
             }
         }
-        pqlab_arith::wipe::wipe(&mut group);
+    }
+}
+
+/// out += v, coefficient-wise.
+fn add(out: &mut [i32], v: &[i32]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o += x;
+    }
+}
+
+/// out -= v, coefficient-wise.
+fn sub(out: &mut [i32], v: &[i32]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o -= x;
     }
 }
 
@@ -103,8 +110,6 @@ mod tests {
                     *x = b - ((i * 7919 + usize::from(case) * 31) % (1 << bits)) as i32;
                     *x = (*x).clamp(b + 1 - (1 << bits), b);
                 }
-                let mut packed = [0u8; 32 * 13];
-                Portable::bit_pack(&s.0, bits, b, &mut packed[..32 * bits]);
                 let (mut c_hat, mut s_hat, mut want) = (dense, s, Poly::ZERO);
                 c_hat.ntt::<Portable>();
                 s_hat.ntt::<Portable>();
@@ -112,7 +117,7 @@ mod tests {
                 want.inv_ntt_to_mont::<Portable>();
                 want.reduce::<Portable>();
                 let mut got = Poly([5; 256]);
-                sparse.mul_packed(&packed[..32 * bits], bits, b, &mut got);
+                sparse.mul(&s, &mut got);
                 assert_eq!(got, want, "{} case {case} bits {bits}", P::NAME);
             }
         }
