@@ -5,6 +5,7 @@
 
 use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
+use zeroize::Zeroize;
 
 use crate::Error;
 use crate::backend::{Coeffs, Ops};
@@ -16,11 +17,77 @@ use crate::poly::Poly;
 pub(crate) fn simple_bit_pack(w: &Coeffs, bits: usize, out: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     debug_assert_eq!(out.len(), 32 * bits);
+    pack_as::<false>(w, bits, 0, out);
+}
+
+/// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
+/// bits = bitlen(a + b): packs b - w_i.
+pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    pack_as::<true>(w, bits, b, out);
+}
+
+/// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
+pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    debug_assert_eq!(v.len(), 32 * bits);
+    unpack_as::<false>(v, bits, 0, w);
+}
+
+/// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
+pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
+    unpack_as::<true>(v, bits, b, w);
+}
+
+/// Packs x_i = w_i (`NEG` false) or b - w_i (`NEG` true) on `bits` bits, through a copy of the
+/// group loop for each width of the standard (so that the compiler lays each one out
+/// straight), or the general loop for any other width or a short `out`.
+fn pack_as<const NEG: bool>(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
+    if out.len() < 32 * bits {
+        return pack_general::<NEG>(w, bits, b, out);
+    }
+    match bits {
+        3 => pack_groups::<3, NEG>(w, b, out),
+        4 => pack_groups::<4, NEG>(w, b, out),
+        6 => pack_groups::<6, NEG>(w, b, out),
+        10 => pack_groups::<10, NEG>(w, b, out),
+        13 => pack_groups::<13, NEG>(w, b, out),
+        18 => pack_groups::<18, NEG>(w, b, out),
+        20 => pack_groups::<20, NEG>(w, b, out),
+        _ => pack_general::<NEG>(w, bits, b, out),
+    }
+}
+
+/// [`pack_as`] for `BITS` bits: eight coefficients (`BITS` bytes) at a time.
+fn pack_groups<const BITS: usize, const NEG: bool>(w: &Coeffs, b: i32, out: &mut [u8]) {
+    for (group, bytes) in w.chunks_exact(8).zip(out.chunks_exact_mut(BITS)) {
+        let mut acc: u64 = 0;
+        let mut n = 0;
+        let mut k = 0;
+        for &c in group {
+            let x = if NEG { b - c } else { c };
+            acc |= u64::from(x as u32) << n;
+            n += BITS;
+            while n >= 8 {
+                bytes[k] = acc as u8;
+                acc >>= 8;
+                n -= 8;
+                k += 1;
+            }
+        }
+    }
+}
+
+/// [`pack_as`] for any width below 32: the coefficients one after the other through a bit
+/// accumulator.
+fn pack_general<const NEG: bool>(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
     let mut acc: u64 = 0;
     let mut n = 0;
     let mut k = 0;
     for &c in w.iter() {
-        acc |= u64::from(c as u32) << n;
+        let x = if NEG { b - c } else { c };
+        acc |= u64::from(x as u32) << n;
         n += bits;
         while n >= 8 {
             out[k] = acc as u8;
@@ -31,22 +98,48 @@ pub(crate) fn simple_bit_pack(w: &Coeffs, bits: usize, out: &mut [u8]) {
     }
 }
 
-/// FIPS 204, Algorithm 17: BitPack(w, a, b), for coefficients in [-a, b] with
-/// bits = bitlen(a + b): packs b - w_i.
-pub(crate) fn bit_pack(w: &Coeffs, bits: usize, b: i32, out: &mut [u8]) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    let mut shifted = [0i32; 256];
-    for (s, &c) in shifted.iter_mut().zip(w.iter()) {
-        *s = b - c;
+/// Unpacks `bits`-bit values x_i into w_i = x_i (`NEG` false) or b - x_i (`NEG` true), as
+/// [`pack_as`] lays them out (the general loop for a short `v`).
+fn unpack_as<const NEG: bool>(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+    if v.len() < 32 * bits {
+        return unpack_general::<NEG>(v, bits, b, w);
     }
-    simple_bit_pack(&shifted, bits, out);
-    pqlab_arith::wipe::wipe(&mut shifted);
+    match bits {
+        3 => unpack_groups::<3, NEG>(v, b, w),
+        4 => unpack_groups::<4, NEG>(v, b, w),
+        6 => unpack_groups::<6, NEG>(v, b, w),
+        10 => unpack_groups::<10, NEG>(v, b, w),
+        13 => unpack_groups::<13, NEG>(v, b, w),
+        18 => unpack_groups::<18, NEG>(v, b, w),
+        20 => unpack_groups::<20, NEG>(v, b, w),
+        _ => unpack_general::<NEG>(v, bits, b, w),
+    }
 }
 
-/// FIPS 204, Algorithm 18: SimpleBitUnpack(v, 2^bits - 1).
-pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    debug_assert_eq!(v.len(), 32 * bits);
+/// [`unpack_as`] for `BITS` bits: eight coefficients (`BITS` bytes) at a time.
+fn unpack_groups<const BITS: usize, const NEG: bool>(v: &[u8], b: i32, w: &mut Coeffs) {
+    let mask = (1u64 << BITS) - 1;
+    for (group, bytes) in w.chunks_exact_mut(8).zip(v.chunks_exact(BITS)) {
+        let mut acc: u64 = 0;
+        let mut n = 0;
+        let mut k = 0;
+        for c in group.iter_mut() {
+            while n < BITS {
+                acc |= u64::from(bytes[k]) << n;
+                n += 8;
+                k += 1;
+            }
+            let x = (acc & mask) as i32;
+            *c = if NEG { b - x } else { x };
+            acc >>= BITS;
+            n -= BITS;
+        }
+    }
+}
+
+/// [`unpack_as`] for any width below 32: the coefficients one after the other through a bit
+/// accumulator (missing bytes read as zero).
+fn unpack_general<const NEG: bool>(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
     let mask = (1u64 << bits) - 1;
     let mut acc: u64 = 0;
     let mut n = 0;
@@ -56,69 +149,63 @@ pub(crate) fn simple_bit_unpack(v: &[u8], bits: usize, w: &mut Coeffs) {
             acc |= u64::from(*bytes.next().unwrap_or(&0)) << n;
             n += 8;
         }
-        *c = (acc & mask) as i32;
+        let x = (acc & mask) as i32;
+        *c = if NEG { b - x } else { x };
         acc >>= bits;
         n -= bits;
     }
 }
 
-/// FIPS 204, Algorithm 19: BitUnpack(v, a, b) with bits = bitlen(a + b): w_i = b - x_i.
-pub(crate) fn bit_unpack(v: &[u8], bits: usize, b: i32, w: &mut Coeffs) {
+/// FIPS 204, Algorithm 20: HintBitPack(h) into `y` (omega + k bytes), h given as one bit per
+/// coefficient (bit j % 64 of word j / 64 of `h[i]` is h\[i\]\[j\]), with at most omega ones in
+/// all. Runs on public data (the hints of a signature being output).
+pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[[u64; 4]], y: &mut [u8]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    simple_bit_unpack(v, bits, w);
-    for c in w.iter_mut() {
-        *c = b - *c;
-    }
-}
-
-/// FIPS 204, Algorithm 20: HintBitPack(h) for the first K polynomials of `h` (entries 0 or 1).
-/// The signer has checked that h has at most omega ones.
-pub(crate) fn hint_bit_pack<P: ParameterSet>(h: &[Poly], y: &mut [u8]) {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    debug_assert_eq!(y.len(), P::OMEGA + P::K);
     y.fill(0);
     let mut index = 0;
-    for i in 0..P::K {
-        for j in 0..256 {
-            if h[i].0[j] != 0 && index < P::OMEGA {
-                y[index] = j as u8;
+    for (i, row) in h.iter().enumerate() {
+        // The set bits of each word, lowest first: j = 64 w + (the bit's place in word w).
+        for (w, &word) in row.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 && index < P::OMEGA {
+                y[index] = (64 * w + rest.trailing_zeros() as usize) as u8;
                 index += 1;
+                rest &= rest - 1;
             }
         }
         y[P::OMEGA + i] = index as u8;
     }
 }
 
-/// FIPS 204, Algorithm 21: HintBitUnpack(y), with every check of the standard: the running
-/// counts are non-decreasing and at most omega, the indices of each polynomial strictly
-/// increase, and the unused index bytes are zero. Returns `false` for ⊥.
-pub(crate) fn hint_bit_unpack<P: ParameterSet>(y: &[u8], h: &mut [Poly]) -> bool {
+/// FIPS 204, Algorithm 21: HintBitUnpack(y), one row: h\[i\] from the running counts, with the
+/// checks of the standard for this row (the count is non-decreasing and at most omega, the
+/// indices strictly increase); returns `false` for ⊥. Rows go in order i = 0 to k - 1; the last
+/// check of the standard (unused index bytes zero) is [`hint_tail_is_zero`].
+pub(crate) fn hint_bit_unpack_row<P: ParameterSet>(y: &[u8], i: usize, h_i: &mut Poly) -> bool {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
-    let mut index = 0usize;
-    for i in 0..P::K {
-        h[i] = Poly::ZERO;
-        let end = usize::from(y[P::OMEGA + i]);
-        if end < index || end > P::OMEGA {
+    *h_i = Poly::ZERO;
+    let first = if i == 0 {
+        0
+    } else {
+        usize::from(y[P::OMEGA + i - 1])
+    };
+    let end = usize::from(y[P::OMEGA + i]);
+    if end < first || end > P::OMEGA {
+        return false;
+    }
+    for index in first..end {
+        if index > first && y[index - 1] >= y[index] {
             return false;
         }
-        let first = index;
-        while index < end {
-            if index > first && y[index - 1] >= y[index] {
-                return false;
-            }
-            h[i].0[usize::from(y[index])] = 1;
-            index += 1;
-        }
+        h_i.0[usize::from(y[index])] = 1;
     }
-    y[index..P::OMEGA].iter().all(|&b| b == 0)
+    true
 }
 
-/// FIPS 204, Algorithm 22: pkEncode(rho, t1).
-pub(crate) fn pk_encode<P: ParameterSet, B: Ops>(rho: &[u8; 32], t1: &[Poly], pk: &mut [u8]) {
-    pk[..32].copy_from_slice(rho);
-    for (chunk, t) in pk[32..].chunks_exact_mut(320).zip(t1.iter().take(P::K)) {
-        B::simple_bit_pack(&t.0, 10, chunk);
-    }
+/// FIPS 204, Algorithm 21 lines 13 to 15: the index bytes after the last count are zero.
+pub(crate) fn hint_tail_is_zero<P: ParameterSet>(y: &[u8]) -> bool {
+    let end = usize::from(y[P::OMEGA + P::K - 1]).min(P::OMEGA);
+    y[end..P::OMEGA].iter().all(|&b| b == 0)
 }
 
 /// tr = H(pk, 64) (FIPS 204, Algorithm 6 line 9 and Algorithm 8 line 6).
@@ -128,43 +215,29 @@ pub(crate) fn hash_public_key(pk: &[u8]) -> [u8; 64] {
     tr
 }
 
-/// Builds a [`VerifyingKey`] from (rho, t1): encodes it and computes tr.
-pub(crate) fn verifying_key_from_parts<P: ParameterSet, B: Ops>(
-    rho: &[u8; 32],
-    t1: &[Poly],
-) -> VerifyingKey<P> {
-    let mut encoded = P::PkBytes::zeroed();
-    pk_encode::<P, B>(rho, t1, encoded.as_mut());
-    let tr = hash_public_key(encoded.as_ref());
-    VerifyingKey {
-        encoded,
-        rho: *rho,
-        t1_hat: t1_hat::<P, B>(t1),
-        tr,
-    }
-}
-
-/// A [`VerifyingKey`] from its encoding and the (rho, t1, tr) it encodes, as key generation
-/// has them.
+/// A [`VerifyingKey`] from its encoding and tr = H(pk, 64), as key generation has them (the
+/// hash is not taken twice).
 pub(crate) fn verifying_key_from_encoded<P: ParameterSet, B: Ops>(
-    encoded: P::PkBytes,
-    rho: &[u8; 32],
-    t1: &[Poly],
+    encoded: &P::PkBytes,
     tr: [u8; 64],
 ) -> VerifyingKey<P> {
+    let pk = encoded.as_ref();
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&pk[..32]);
     VerifyingKey {
-        encoded,
-        rho: *rho,
-        t1_hat: t1_hat::<P, B>(t1),
+        encoded: *encoded,
+        rho,
+        t1_hat: t1_hat::<P, B>(pk),
         tr,
     }
 }
 
-/// NTT(t1 * 2^d) for the first K polynomials of t1 (FIPS 204, Algorithm 8 line 10).
-fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly]) -> P::VecK {
+/// NTT(t1 * 2^d) for the t1 encoded in `pk` (FIPS 204, Algorithm 23 lines 2 to 4, then
+/// Algorithm 8 line 10), built in place.
+fn t1_hat<P: ParameterSet, B: Ops>(pk: &[u8]) -> P::VecK {
     let mut t1_hat = P::VecK::ZERO;
-    t1_hat.as_mut().copy_from_slice(&t1[..P::K]);
-    for p in t1_hat.as_mut() {
+    for (chunk, p) in pk[32..].chunks_exact(320).zip(t1_hat.as_mut()) {
+        B::simple_bit_unpack(chunk, 10, &mut p.0);
         for c in p.0.iter_mut() {
             *c <<= D;
         }
@@ -177,113 +250,36 @@ fn t1_hat<P: ParameterSet, B: Ops>(t1: &[Poly]) -> P::VecK {
 pub(crate) fn pk_decode<P: ParameterSet, B: Ops>(pk: &[u8]) -> VerifyingKey<P> {
     let mut encoded = P::PkBytes::zeroed();
     encoded.as_mut().copy_from_slice(pk);
-    let mut rho = [0u8; 32];
-    rho.copy_from_slice(&pk[..32]);
-    let mut t1 = P::VecK::ZERO;
-    for (chunk, t) in pk[32..].chunks_exact(320).zip(t1.as_mut()) {
-        B::simple_bit_unpack(chunk, 10, &mut t.0);
-    }
     let tr = hash_public_key(pk);
-    VerifyingKey {
-        encoded,
-        rho,
-        t1_hat: t1_hat::<P, B>(t1.as_ref()),
-        tr,
-    }
-}
-
-/// FIPS 204, Algorithm 24: skEncode(rho, K, tr, s1, s2, t0).
-pub(crate) fn sk_encode<P: ParameterSet, B: Ops>(sk: &SigningKey<P>, out: &mut [u8]) {
-    out[..32].copy_from_slice(&sk.rho);
-    out[32..64].copy_from_slice(&sk.key);
-    out[64..128].copy_from_slice(&sk.tr);
-    let eta_len = 32 * P::ETA_BITS;
-    let eta = P::ETA as i32;
-    let (s_part, t0_part) = out[128..].split_at_mut((P::L + P::K) * eta_len);
-    let s = sk.s1.as_ref().iter().chain(sk.s2.as_ref());
-    for (chunk, p) in s_part.chunks_exact_mut(eta_len).zip(s) {
-        B::bit_pack(&p.0, P::ETA_BITS, eta, chunk);
-    }
-    for (chunk, p) in t0_part
-        .chunks_exact_mut(32 * D as usize)
-        .zip(sk.t0.as_ref())
-    {
-        B::bit_pack(&p.0, D as usize, 1 << (D - 1), chunk);
-    }
+    verifying_key_from_encoded::<P, B>(&encoded, tr)
 }
 
 /// FIPS 204, Algorithm 25: skDecode(sk), rejecting s1 or s2 coefficients outside [-eta, eta]
-/// (values that skEncode cannot produce). The length has been checked. The range check
+/// (values that skEncode cannot produce). The length has been checked. The key keeps the
+/// encoding (its vectors stay packed); the range check unpacks one polynomial at a time and
 /// accumulates without early exit, so its timing does not depend on where a bad value sits.
 pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<SigningKey<P>, Error> {
     let mut sk = SigningKey::<P>::empty();
+    sk.encoded.as_mut().copy_from_slice(bytes);
     sk.rho.copy_from_slice(&bytes[..32]);
     sk.key.copy_from_slice(&bytes[32..64]);
     sk.tr.copy_from_slice(&bytes[64..128]);
     let eta_len = 32 * P::ETA_BITS;
     let eta = P::ETA as i32;
-    let (s_part, t0_part) = bytes[128..].split_at((P::L + P::K) * eta_len);
     let mut out_of_range = 0i32;
-    let (s1, s2) = (sk.s1.as_mut(), sk.s2.as_mut());
-    for (chunk, p) in s_part
-        .chunks_exact(eta_len)
-        .zip(s1.iter_mut().chain(s2.iter_mut()))
-    {
+    let mut p = Poly::ZERO;
+    for chunk in sk.s_packed().chunks_exact(eta_len) {
         B::bit_unpack(chunk, P::ETA_BITS, eta, &mut p.0);
         for &c in p.0.iter() {
             // c = eta - x is at most eta; it is below -eta exactly when c + eta is negative.
             out_of_range |= (c + eta) >> 31;
         }
     }
-    for (chunk, p) in t0_part.chunks_exact(32 * D as usize).zip(sk.t0.as_mut()) {
-        B::bit_unpack(chunk, D as usize, 1 << (D - 1), &mut p.0);
-    }
+    p.zeroize();
     if out_of_range != 0 {
         return Err(Error::MalformedSecretKey);
     }
     Ok(sk)
-}
-
-/// FIPS 204, Algorithm 26: sigEncode(c_tilde, z mod± q, h).
-pub(crate) fn sig_encode<P: ParameterSet, B: Ops>(
-    c_tilde: &[u8],
-    z: &[Poly],
-    h: &[Poly],
-    sig: &mut [u8],
-) {
-    let (ct, rest) = sig.split_at_mut(P::C_TILDE_LEN);
-    ct.copy_from_slice(c_tilde);
-    let z_len = 32 * P::GAMMA1_BITS;
-    let (z_part, h_part) = rest.split_at_mut(P::L * z_len);
-    for (chunk, p) in z_part.chunks_exact_mut(z_len).zip(z.iter().take(P::L)) {
-        B::bit_pack(&p.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
-    }
-    hint_bit_pack::<P>(h, h_part);
-}
-
-/// FIPS 204, Algorithm 27: sigDecode(sigma). Writes z and h; returns `false` when the hint is
-/// malformed (⊥). The c_tilde part is the first [`ParameterSet::C_TILDE_LEN`] bytes of `sig`.
-pub(crate) fn sig_decode<P: ParameterSet, B: Ops>(
-    sig: &[u8],
-    z: &mut [Poly],
-    h: &mut [Poly],
-) -> bool {
-    let z_len = 32 * P::GAMMA1_BITS;
-    let rest = &sig[P::C_TILDE_LEN..];
-    let (z_part, h_part) = rest.split_at(P::L * z_len);
-    for (chunk, p) in z_part.chunks_exact(z_len).zip(z.iter_mut()) {
-        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
-    }
-    hint_bit_unpack::<P>(h_part, h)
-}
-
-/// FIPS 204, Algorithm 28: w1Encode(w1) for the first K polynomials, written to `out`
-/// (K * 32 * W1_BITS bytes).
-pub(crate) fn w1_encode<P: ParameterSet, B: Ops>(w1: &[Poly], out: &mut [u8]) {
-    let len = 32 * P::W1_BITS;
-    for (chunk, p) in out.chunks_exact_mut(len).zip(w1.iter().take(P::K)) {
-        B::simple_bit_pack(&p.0, P::W1_BITS, chunk);
-    }
 }
 
 #[cfg(test)]

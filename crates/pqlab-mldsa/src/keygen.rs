@@ -1,53 +1,84 @@
 //! Key generation (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
 
+#[cfg(not(feature = "small-memory"))]
 use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::{
-    hash_public_key, pk_encode, verifying_key_from_encoded, verifying_key_from_parts,
-};
+use crate::encode::{hash_public_key, pk_decode, verifying_key_from_encoded};
 use crate::keys::{SigningKey, VerifyingKey};
-use crate::params::{ByteArray, ParameterSet};
-use crate::poly::{Poly, row_times_vector};
-use crate::sample::{expand_a_each, expand_s};
+use crate::params::{ByteArray, D, ParameterSet};
+use crate::poly::{Columns, Poly, matrix_rows};
+use crate::sample::expand_s_each;
 
-/// t = NTT^-1(A_hat o NTT(s1)) + s2 (FIPS 204, Algorithm 6 line 5), with t in [0, q). A_hat is
-/// streamed ([`expand_a_each`]): the entries of a row are gathered as their lane batches are
-/// sampled and the row's inner product (Algorithm 48, one reduction per coefficient) is taken
-/// when the row is complete, so one batch of entries and one row (at most 8 + 7 polynomials)
-/// are held, never the whole matrix (up to 56 KiB).
-fn compute_t<P: ParameterSet, B: Ops>(rho: &[u8; 32], s1: &[Poly], s2: &[Poly], t: &mut [Poly]) {
-    let mut s1_hat = P::VecL::ZERO;
-    let s1_hat_p = s1_hat.as_mut();
-    s1_hat_p.copy_from_slice(s1);
-    for p in s1_hat_p.iter_mut() {
-        p.ntt::<B>();
-    }
-    let mut row = P::VecL::ZERO;
-    let row_p = row.as_mut();
-    expand_a_each::<B>(rho, P::K, P::L, |r, s, a| {
-        row_p[s] = *a;
-        if s + 1 == P::L {
-            row_times_vector::<B>(&mut t[r], row_p, s1_hat_p);
+/// FIPS 204, Algorithm 6 lines 5 and 6, row by row: t = NTT^-1(A_hat o NTT(s1)) + s2 and
+/// (t1, t0) = Power2Round(t), from the packed s1 || s2 (`s_packed`, as skEncode lays them out).
+/// Each row of t is finished as soon as its inner product is (A_hat streamed by
+/// [`matrix_rows`]): t1\[r\] goes straight into its place in the pkEncode output `pk`
+/// (Algorithm 22) and t0\[r\] into its place in the skEncode output `t0_out` (Algorithm 24)
+/// when one is given. No vector of t, t1 or t0 is held; NTT(s1) is held whole, except under
+/// `small-memory`, where each column is unpacked and transformed where it is used.
+fn t_rows<P: ParameterSet, B: Ops>(
+    rho: &[u8; 32],
+    s_packed: &[u8],
+    pk: &mut [u8],
+    mut t0_out: Option<&mut [u8]>,
+) {
+    let eta_len = 32 * P::ETA_BITS;
+    let eta = P::ETA as i32;
+    let (s1_packed, s2_packed) = s_packed.split_at(P::L * eta_len);
+    #[cfg(not(feature = "small-memory"))]
+    let mut s1_hat = {
+        let mut s1_hat = P::VecL::ZERO;
+        for (p, chunk) in s1_hat
+            .as_mut()
+            .iter_mut()
+            .zip(s1_packed.chunks_exact(eta_len))
+        {
+            B::bit_unpack(chunk, P::ETA_BITS, eta, &mut p.0);
+            p.ntt::<B>();
+        }
+        s1_hat
+    };
+    #[cfg(not(feature = "small-memory"))]
+    let columns = Columns::Ntt(s1_hat.as_ref());
+    #[cfg(feature = "small-memory")]
+    let columns = Columns::Packed {
+        bytes: s1_packed,
+        bits: P::ETA_BITS,
+        b: eta,
+    };
+    let (mut t1, mut t0) = (Poly::ZERO, Poly::ZERO);
+    matrix_rows::<B>(rho, P::K, P::L, &columns, |r, t| {
+        t.reduce::<B>();
+        t.inv_ntt_to_mont::<B>();
+        // s2[r], unpacked into t1 for the moment.
+        B::bit_unpack(
+            &s2_packed[r * eta_len..(r + 1) * eta_len],
+            P::ETA_BITS,
+            eta,
+            &mut t1.0,
+        );
+        t.add_assign(&t1);
+        t.reduce::<B>();
+        t.caddq::<B>();
+        B::power2round(&t.0, &mut t1.0, &mut t0.0);
+        B::simple_bit_pack(&t1.0, 10, &mut pk[32 + 320 * r..32 + 320 * (r + 1)]);
+        if let Some(out) = t0_out.as_deref_mut() {
+            let len = 32 * D as usize;
+            B::bit_pack(
+                &t0.0,
+                D as usize,
+                1 << (D - 1),
+                &mut out[r * len..(r + 1) * len],
+            );
         }
     });
-    for (ti, s2i) in t.iter_mut().zip(s2) {
-        ti.reduce::<B>();
-        ti.inv_ntt_to_mont::<B>();
-        ti.add_assign(s2i);
-        ti.reduce::<B>();
-        ti.caddq::<B>();
-    }
+    t1.zeroize();
+    t0.zeroize();
+    #[cfg(not(feature = "small-memory"))]
     s1_hat.zeroize();
-}
-
-/// Splits t into (t1, t0) with Power2Round (FIPS 204, Algorithm 6 line 6).
-fn power2round_vec<P: ParameterSet, B: Ops>(t: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
-    for i in 0..P::K {
-        B::power2round(&t[i].0, &mut t1[i].0, &mut t0[i].0);
-    }
 }
 
 /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning the decoded sk.
@@ -60,33 +91,32 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(xi: &[u8; 32]) -> SigningKey<P> 
 pub(crate) fn key_gen_encoded<P: ParameterSet>(xi: &[u8; 32]) -> (P::PkBytes, SigningKey<P>) {
     let mut sk = SigningKey::empty();
     let mut pk = P::PkBytes::zeroed();
-    let mut t1 = P::VecK::ZERO;
-    dispatch!(B => key_gen_into::<P, B>(xi, &mut sk, &mut pk, t1.as_mut()));
+    dispatch!(B => key_gen_into::<P, B>(xi, &mut sk, &mut pk));
     (pk, sk)
 }
 
 /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), returning both keys decoded (the public
-/// key from the t1 and tr of key generation: nothing is decoded or hashed twice).
+/// key from the pk and tr of key generation: nothing is hashed twice).
 pub(crate) fn key_pair_internal<P: ParameterSet>(
     xi: &[u8; 32],
 ) -> (VerifyingKey<P>, SigningKey<P>) {
     let mut sk = SigningKey::empty();
     let mut pk = P::PkBytes::zeroed();
-    let mut t1 = P::VecK::ZERO;
     let vk = dispatch!(B => {
-        key_gen_into::<P, B>(xi, &mut sk, &mut pk, t1.as_mut());
-        verifying_key_from_encoded::<P, B>(pk, &sk.rho, t1.as_ref(), sk.tr)
+        key_gen_into::<P, B>(xi, &mut sk, &mut pk);
+        verifying_key_from_encoded::<P, B>(&pk, sk.tr)
     });
     (vk, sk)
 }
 
-/// FIPS 204, Algorithm 6 on the kernels of `B`, into `sk` (a [`SigningKey::empty`] key), `pk`
-/// (the encoding) and `t1`: the keys are built where they stay, not moved.
+/// FIPS 204, Algorithm 6 on the kernels of `B`, into `sk` (a [`SigningKey::empty`] key) and
+/// `pk` (pkEncode): the keys are built where they stay, not moved, and the secret vectors go
+/// straight into their packed places in the skEncode encoding (Algorithm 24) that the key
+/// keeps.
 pub(crate) fn key_gen_into<P: ParameterSet, B: Ops>(
     xi: &[u8; 32],
     sk: &mut SigningKey<P>,
     pk: &mut P::PkBytes,
-    t1: &mut [Poly],
 ) {
     // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128)
     let mut expanded = [0u8; 128];
@@ -97,16 +127,30 @@ pub(crate) fn key_gen_into<P: ParameterSet, B: Ops>(
     sk.key.copy_from_slice(&expanded[96..]);
     expanded.zeroize();
 
-    expand_s::<P, B>(&rho_prime, sk.s1.as_mut(), sk.s2.as_mut());
+    // Line 4: (s1, s2) = ExpandS(rho'), packed as skEncode packs them.
+    let eta_len = 32 * P::ETA_BITS;
+    let enc = sk.encoded.as_mut();
+    enc[..32].copy_from_slice(&sk.rho);
+    enc[32..64].copy_from_slice(&sk.key);
+    let (s_part, t0_part) = enc[128..].split_at_mut((P::L + P::K) * eta_len);
+    expand_s_each::<P, B>(&rho_prime, |r, p| {
+        B::bit_pack(
+            &p.0,
+            P::ETA_BITS,
+            P::ETA as i32,
+            &mut s_part[r * eta_len..(r + 1) * eta_len],
+        );
+    });
     rho_prime.zeroize();
 
-    let mut t = P::VecK::ZERO;
-    compute_t::<P, B>(&sk.rho, sk.s1.as_ref(), sk.s2.as_ref(), t.as_mut());
-    power2round_vec::<P, B>(t.as_ref(), t1, sk.t0.as_mut());
-    t.zeroize();
+    // Lines 5 to 8: t, (t1, t0), pk = pkEncode(rho, t1).
+    let pk = pk.as_mut();
+    pk[..32].copy_from_slice(&sk.rho);
+    t_rows::<P, B>(&sk.rho, s_part, pk, Some(t0_part));
 
-    pk_encode::<P, B>(&sk.rho, t1, pk.as_mut());
-    sk.tr = hash_public_key(pk.as_ref());
+    // Line 9: tr = H(pk, 64).
+    sk.tr = hash_public_key(pk);
+    sk.encoded.as_mut()[64..128].copy_from_slice(&sk.tr);
     sk.seed = Some(*xi);
 }
 
@@ -118,11 +162,8 @@ pub(crate) fn verifying_key_from_secret<P: ParameterSet>(sk: &SigningKey<P>) -> 
 
 /// [`verifying_key_from_secret`] on the kernels of `B`.
 fn verifying_key_from_secret_with<P: ParameterSet, B: Ops>(sk: &SigningKey<P>) -> VerifyingKey<P> {
-    let mut t = P::VecK::ZERO;
-    compute_t::<P, B>(&sk.rho, sk.s1.as_ref(), sk.s2.as_ref(), t.as_mut());
-    let (mut t1, mut t0) = (P::VecK::ZERO, P::VecK::ZERO);
-    power2round_vec::<P, B>(t.as_ref(), t1.as_mut(), t0.as_mut());
-    t.zeroize();
-    t0.zeroize();
-    verifying_key_from_parts::<P, B>(&sk.rho, t1.as_ref())
+    let mut pk = P::PkBytes::zeroed();
+    pk.as_mut()[..32].copy_from_slice(&sk.rho);
+    t_rows::<P, B>(&sk.rho, sk.s_packed(), pk.as_mut(), None);
+    pk_decode::<P, B>(pk.as_ref())
 }

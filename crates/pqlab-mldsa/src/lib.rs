@@ -29,6 +29,8 @@ mod prehash;
 mod rounding;
 mod sample;
 mod sign;
+#[cfg(any(feature = "small-memory", test))]
+mod sparse;
 #[cfg(feature = "reduction-study")]
 pub mod study;
 mod verify;

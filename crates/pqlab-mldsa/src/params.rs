@@ -16,6 +16,12 @@ pub const D: u32 = 13;
 /// The largest l of any parameter set: the bound of the fixed scratch arrays of the lane
 /// batches (ExpandMask seeds, the operands of one matrix row).
 pub const MAX_L: usize = 7;
+/// The largest k of any parameter set (the rows of the signer's hint bits).
+pub(crate) const MAX_K: usize = 8;
+/// The most entries of A_hat (or of s1 and s2) sampled side by side in Keccak lanes: 8 (the
+/// lanes of AVX-512; AVX2 and portable use 4), or 1 in the `small-memory` configuration, which
+/// then runs one one-lane SHAKE state at a time.
+pub(crate) const LANES: usize = if cfg!(feature = "small-memory") { 1 } else { 8 };
 
 /// One ML-DSA parameter set (FIPS 204, Table 1), with the encoded sizes of Table 2.
 pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
@@ -63,7 +69,7 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     /// The public key's bytes.
     type PkBytes: ByteArray;
     /// The expanded secret key's bytes.
-    type SkBytes: ByteArray;
+    type SkBytes: ByteArray + Zeroize;
     /// The signature's bytes.
     type SigBytes: ByteArray;
 
@@ -160,6 +166,7 @@ mod tests {
         assert_eq!(size_of::<P::SkBytes>(), P::SK_LEN);
         assert_eq!(size_of::<P::SigBytes>(), P::SIG_LEN);
         assert!(P::L <= MAX_L);
+        assert!(P::K <= MAX_K);
         assert_eq!(P::VecK::ZERO.as_ref().len(), P::K);
         assert_eq!(P::VecL::ZERO.as_ref().len(), P::L);
         assert_eq!(P::Matrix::ZERO.as_ref().len(), P::K * P::L);

@@ -6,6 +6,7 @@ use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::MAX_L;
+use crate::sample::expand_a_batches;
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
 /// (`pub` only so that the storage types of in [`crate::ParameterSet`]; the module is private.)
@@ -71,14 +72,6 @@ impl Poly {
         }
     }
 
-    /// The product a o b * 2^-32 of two NTT-domain polynomials.
-    #[inline]
-    pub(crate) fn pointwise<B: Ops>(a: &Poly, b: &Poly) -> Poly {
-        let mut c = Poly::ZERO;
-        B::pointwise(&mut c.0, &a.0, &b.0);
-        c
-    }
-
     /// `true` if some coefficient c has |c| >= bound (FIPS 204, Section 7.4, the infinity norm
     /// check), looking at every coefficient. Coefficients must be reduced by [`Poly::reduce`]
     /// first.
@@ -102,11 +95,85 @@ pub(crate) fn row_times_vector<B: Ops>(out: &mut Poly, row: &[Poly], v_hat: &[Po
     B::inner_product(&mut out.0, &xs[..n], &ys[..n]);
 }
 
-/// NTT-domain matrix-vector product: out\[i\] = sum_j a_hat\[i\]\[j\] o v_hat\[j\] * 2^-32
-/// (FIPS 204, Algorithm 48: MatrixVectorNTT), for the first `out.len()` rows and
-/// `v_hat.len()` columns.
-pub(crate) fn matrix_vector_ntt<B: Ops>(out: &mut [Poly], a_hat: &[Poly], v_hat: &[Poly]) {
-    for (o, row) in out.iter_mut().zip(a_hat.chunks_exact(v_hat.len())) {
-        row_times_vector::<B>(o, row, v_hat);
+/// The vector v_hat of a streamed product A_hat v_hat ([`matrix_rows`]).
+pub(crate) enum Columns<'a> {
+    /// v_hat itself (NTT domain), all l polynomials held.
+    Ntt(&'a [Poly]),
+    /// v in the normal domain, packed: column s is BitUnpack(bytes\[32 s bits..32 (s + 1) bits\],
+    /// `bits`, `b`) (FIPS 204, Algorithm 19), unpacked and transformed each time it is used (the
+    /// `small-memory` form: one polynomial instead of l, for k l NTTs instead of l).
+    Packed {
+        bytes: &'a [u8],
+        bits: usize,
+        b: i32,
+    },
+}
+
+/// Part of one row of FIPS 204, Algorithm 48 (MatrixVectorNTT): for the entries `run` of a row
+/// of A_hat from column `s0` on, acc = sum_t run\[t\] o v_hat\[s0 + t\] * 2^-32 when `s0` is 0,
+/// else acc += that sum (`part` and `col` are scratch).
+pub(crate) fn row_product<B: Ops>(
+    acc: &mut Poly,
+    part: &mut Poly,
+    col: &mut Poly,
+    run: &[Poly],
+    s0: usize,
+    v: &Columns<'_>,
+) {
+    let m = run.len();
+    match v {
+        Columns::Ntt(v_hat) => {
+            if s0 == 0 {
+                row_times_vector::<B>(acc, run, &v_hat[..m]);
+            } else {
+                row_times_vector::<B>(part, run, &v_hat[s0..s0 + m]);
+                acc.add_assign(part);
+            }
+        }
+        Columns::Packed { bytes, bits, b } => {
+            let len = 32 * bits;
+            for (j, a) in run.iter().enumerate() {
+                let s = s0 + j;
+                B::bit_unpack(&bytes[s * len..(s + 1) * len], *bits, *b, &mut col.0);
+                col.ntt::<B>();
+                if s == 0 {
+                    B::inner_product(&mut acc.0, &[&a.0], &[&col.0]);
+                } else {
+                    B::inner_product(&mut part.0, &[&a.0], &[&col.0]);
+                    acc.add_assign(part);
+                }
+            }
+        }
     }
+}
+
+/// FIPS 204, Algorithm 48: MatrixVectorNTT, with A_hat = ExpandA(rho) (Algorithm 32) streamed:
+/// for each row r of the k x l matrix, in order, `row_done(r, w)` with
+/// w = sum_s A_hat\[r\]\[s\] o v_hat\[s\] * 2^-32 (mod q, |w| < l q). Only one batch of
+/// entries of A_hat and one row of the product are held, never the matrix; a row that two
+/// batches share is summed from their partial inner products. The scratch polynomials (which
+/// may hold secret columns) are wiped.
+pub(crate) fn matrix_rows<B: Ops>(
+    rho: &[u8; 32],
+    k: usize,
+    l: usize,
+    v: &Columns<'_>,
+    mut row_done: impl FnMut(usize, &mut Poly),
+) {
+    let (mut acc, mut part, mut col) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
+    expand_a_batches::<B>(rho, k, l, |first, entries| {
+        let mut t = 0;
+        while t < entries.len() {
+            let (r, s0) = ((first + t) / l, (first + t) % l);
+            let m = (l - s0).min(entries.len() - t);
+            row_product::<B>(&mut acc, &mut part, &mut col, &entries[t..t + m], s0, v);
+            if s0 + m == l {
+                row_done(r, &mut acc);
+            }
+            t += m;
+        }
+    });
+    acc.zeroize();
+    part.zeroize();
+    col.zeroize();
 }

@@ -1,19 +1,33 @@
 //! Pseudorandom sampling (FIPS 204, Section 7.3: Algorithms 29 to 34).
 
 use pqlab_arith::wipe::wipe;
-#[cfg(test)]
-use pqlab_keccak::Shake128;
-use pqlab_keccak::{Shake128X, Shake256, Shake256X, lane_batches};
+use pqlab_backend::Backend;
+use pqlab_keccak::{Shake128, Shake128X, Shake256, Shake256X, lane_batches};
+use zeroize::Zeroize;
 
 use crate::backend::Ops;
-use crate::params::{MAX_L, ParameterSet};
+use crate::params::{LANES, MAX_L, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
 /// coefficients in {-1, 1} and the rest 0. Runs on public data (c_tilde is published).
 pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut c = Poly::ZERO;
+    sample_in_ball_steps::<P>(c_tilde, |i, j, sign| {
+        c.0[i] = c.0[j];
+        c.0[j] = sign;
+    });
+    c
+}
+
+/// FIPS 204, Algorithm 29: SampleInBall(rho), the steps: for i = 256 - tau to 255, `step(i, j,
+/// sign)` with the j <= i of line 7 and the sign (-1)^h\[i + tau - 256\] of line 10, for the
+/// caller to do lines 9 and 10 (c_i = c_j, c_j = sign) on its form of c. Public data.
+pub(crate) fn sample_in_ball_steps<P: ParameterSet>(
+    c_tilde: &[u8],
+    mut step: impl FnMut(usize, usize, i32),
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut h = Shake256::new();
     h.absorb(c_tilde);
     let mut reader = h.finalize();
@@ -34,19 +48,14 @@ pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
                 break j;
             }
         };
-        c.0[i] = c.0[j];
-        c.0[j] = 1 - 2 * (((signs >> k) & 1) as i32);
+        step(i, j, 1 - 2 * (((signs >> k) & 1) as i32));
     }
-    c
 }
 
-/// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r: a uniformly
-/// random polynomial in the NTT domain, from SHAKE128, one stream alone (the reference for the
-/// lanes of [`expand_a`]). Runs on public data (rho).
-#[cfg(test)]
-pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut a = Poly::ZERO;
+/// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r, into `a`: a
+/// uniformly random polynomial in the NTT domain, from SHAKE128, one stream alone (the
+/// `small-memory` form of [`expand_a_batches`], and the reference for its lanes). Public data.
+fn rej_ntt_poly_into<B: Ops>(seed: &[u8; 34], a: &mut Poly) {
     let mut h = Shake128::new();
     h.absorb(seed);
     let mut reader = h.finalize();
@@ -56,20 +65,24 @@ pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
         let block = reader.squeeze_block();
         j += B::rej_uniform(&block, &mut a.0[j..]);
     }
+}
+
+/// FIPS 204, Algorithm 30: RejNTTPoly(rho), returned (the test reference).
+#[cfg(test)]
+pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
+    let mut a = Poly::ZERO;
+    rej_ntt_poly_into::<B>(seed, &mut a);
     a
 }
 
-/// FIPS 204, Algorithm 31: RejBoundedPoly(rho) for the 66-byte seed rho' || IntegerToBytes(r, 2):
-/// a polynomial with coefficients in [-eta, eta], from SHAKE256, one stream alone (the reference
-/// for the lanes of [`expand_s`]).
+/// FIPS 204, Algorithm 31: RejBoundedPoly(rho) for the 66-byte seed rho' || IntegerToBytes(r, 2),
+/// into `a`: a polynomial with coefficients in [-eta, eta], from SHAKE256, one stream alone (the
+/// `small-memory` form of [`expand_s_each`], and the reference for its lanes).
 ///
 /// The rejection depends on the secret stream; as in the standard and the reference
 /// implementation, only the number of rejected half-bytes can leak, and rejected values are
 /// independent of the accepted ones.
-#[cfg(test)]
-pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly {
-    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut a = Poly::ZERO;
+fn rej_bounded_poly_into<P: ParameterSet, B: Ops>(seed: &[u8; 66], a: &mut Poly) {
     let mut h = Shake256::new();
     h.absorb(seed);
     let mut reader = h.finalize();
@@ -79,6 +92,13 @@ pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly
         j += B::rej_eta(P::ETA, &block, &mut a.0[j..]);
         wipe(&mut block);
     }
+}
+
+/// FIPS 204, Algorithm 31: RejBoundedPoly(rho), returned (the test reference).
+#[cfg(test)]
+pub(crate) fn rej_bounded_poly<P: ParameterSet, B: Ops>(seed: &[u8; 66]) -> Poly {
+    let mut a = Poly::ZERO;
+    rej_bounded_poly_into::<P, B>(seed, &mut a);
     a
 }
 
@@ -94,100 +114,135 @@ pub(crate) fn expand_a_entry<B: Ops>(rho: &[u8; 32], r: usize, s: usize) -> Poly
     rej_ntt_poly::<B>(&seed)
 }
 
-/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat. Public
-/// data.
-pub(crate) fn expand_a<B: Ops>(rho: &[u8; 32], k: usize, l: usize, a_hat: &mut [Poly]) {
-    expand_a_each::<B>(rho, k, l, |r, s, a| a_hat[r * l + s] = *a);
+/// How `total` streams are split into batches run side by side: the Keccak lane batches of the
+/// back end ([`lane_batches`]), cut to [`LANES`] streams (one at a time under `small-memory`).
+/// Yields (first stream, number of streams).
+fn batches(backend: Backend, total: usize) -> impl Iterator<Item = (usize, usize)> {
+    lane_batches(backend, total).flat_map(|(first, n)| {
+        (0..n)
+            .step_by(LANES)
+            .map(move |o| (first + o, LANES.min(n - o)))
+    })
 }
 
-/// FIPS 204, Algorithm 32: ExpandA(rho), streamed: `f(r, s, A_hat[r][s])` for the first `k`
-/// rows and `l` columns, in row-major order. The k l SHAKE128 streams (Algorithm 30:
-/// RejNTTPoly) run in Keccak lanes side by side, each block of each lane through the
-/// rejection kernel until every entry of the batch has 256 coefficients; only one batch of
-/// entries is held at a time. Public data.
-pub(crate) fn expand_a_each<B: Ops>(
+/// FIPS 204, Algorithm 32: ExpandA(rho), the first `k` rows and `l` columns of A_hat, each
+/// batch sampled straight into its place. Public data.
+pub(crate) fn expand_a<B: Ops>(rho: &[u8; 32], k: usize, l: usize, a_hat: &mut [Poly]) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    for (first, n) in batches(B::BACKEND, k * l) {
+        sample_batch::<B>(rho, l, first, &mut a_hat[first..first + n]);
+    }
+}
+
+/// FIPS 204, Algorithm 32: ExpandA(rho), streamed: `f(i, entries)` with the entries i, i + 1,
+/// ... of A_hat in row-major order (entry (r, s) is number r l + s), for the first `k` rows and
+/// `l` columns, batch after batch; only one batch of entries (at most [`LANES`]) is held at a
+/// time. Public data.
+pub(crate) fn expand_a_batches<B: Ops>(
     rho: &[u8; 32],
     k: usize,
     l: usize,
-    mut f: impl FnMut(usize, usize, &Poly),
+    mut f: impl FnMut(usize, &[Poly]),
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut entries = [Poly::ZERO; 8];
-    for (first, n) in lane_batches(B::BACKEND, k * l) {
-        let mut seeds = [[0u8; 34]; 8];
-        for (t, seed) in seeds.iter_mut().enumerate().take(n) {
-            let (r, s) = ((first + t) / l, (first + t) % l);
-            seed[..32].copy_from_slice(rho);
-            seed[32] = s as u8;
-            seed[33] = r as u8;
-        }
-        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
-        let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
-        let mut blocks = [[0u8; 168]; 8];
-        let mut filled = [0usize; 8];
-        while filled[..n].iter().any(|&f| f < 256) {
-            xof.squeeze_blocks(&mut blocks[..n]);
-            for t in 0..n {
-                let f = filled[t];
-                if f < 256 {
-                    filled[t] += B::rej_uniform(&blocks[t], &mut entries[t].0[f..]);
-                }
+    let mut entries = [Poly::ZERO; LANES];
+    for (first, n) in batches(B::BACKEND, k * l) {
+        sample_batch::<B>(rho, l, first, &mut entries[..n]);
+        f(first, &entries[..n]);
+    }
+}
+
+/// FIPS 204, Algorithm 32, one batch: the entries `first` to `first + out.len() - 1` of A_hat
+/// (row-major, `l` columns) into `out`, their SHAKE128 streams (Algorithm 30: RejNTTPoly) in
+/// Keccak lanes side by side, each block of each lane through the rejection kernel until every
+/// entry has 256 coefficients (one one-lane stream under `small-memory`). Public data.
+fn sample_batch<B: Ops>(rho: &[u8; 32], l: usize, first: usize, out: &mut [Poly]) {
+    let n = out.len().min(LANES);
+    let mut seeds = [[0u8; 34]; LANES];
+    for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+        let (r, s) = ((first + t) / l, (first + t) % l);
+        seed[..32].copy_from_slice(rho);
+        seed[32] = s as u8;
+        seed[33] = r as u8;
+    }
+    if LANES == 1 {
+        rej_ntt_poly_into::<B>(&seeds[0], &mut out[0]);
+        return;
+    }
+    let inputs: [&[u8]; LANES] = core::array::from_fn(|t| &seeds[t][..]);
+    let mut xof = Shake128X::new(B::BACKEND, &inputs[..n]);
+    let mut blocks = [[0u8; 168]; LANES];
+    let mut filled = [0usize; LANES];
+    while filled[..n].iter().any(|&f| f < 256) {
+        xof.squeeze_blocks(&mut blocks[..n]);
+        for t in 0..n {
+            let f = filled[t];
+            if f < 256 {
+                filled[t] += B::rej_uniform(&blocks[t], &mut out[t].0[f..]);
             }
-        }
-        for (t, entry) in entries.iter().enumerate().take(n) {
-            f((first + t) / l, (first + t) % l, entry);
         }
     }
 }
 
-/// FIPS 204, Algorithm 33: ExpandS(rho'): s1 (L polynomials) and s2 (K polynomials) written
-/// into the first entries of `s1` and `s2`, the L + K SHAKE256 streams (Algorithm 31:
-/// RejBoundedPoly) in Keccak lanes side by side.
+/// FIPS 204, Algorithm 33: ExpandS(rho'), streamed: `f(r, p)` for r = 0 to L + K - 1 with
+/// p = s1\[r\] for r < L and s2\[r - L\] after, the SHAKE256 streams (Algorithm 31:
+/// RejBoundedPoly) of a batch in Keccak lanes side by side (one at a time under `small-memory`).
+/// The batch buffers are wiped.
 ///
 /// The rejection depends on the secret stream; as in the standard and the reference
 /// implementation, only the number of rejected half-bytes can leak (here: how many blocks
 /// each batch of lanes squeezes), and rejected values are independent of the accepted ones.
-pub(crate) fn expand_s<P: ParameterSet, B: Ops>(
+pub(crate) fn expand_s_each<P: ParameterSet, B: Ops>(
     rho_prime: &[u8; 64],
-    s1: &mut [Poly],
-    s2: &mut [Poly],
+    mut f: impl FnMut(usize, &Poly),
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    for (first, n) in lane_batches(B::BACKEND, P::L + P::K) {
-        let mut seeds = [[0u8; 66]; 8];
+    let mut polys = [Poly::ZERO; LANES];
+    for (first, n) in batches(B::BACKEND, P::L + P::K) {
+        let mut seeds = [[0u8; 66]; LANES];
         for (t, seed) in seeds.iter_mut().enumerate().take(n) {
             seed[..64].copy_from_slice(rho_prime);
             seed[64..].copy_from_slice(&((first + t) as u16).to_le_bytes());
         }
-        let inputs: [&[u8]; 8] = core::array::from_fn(|t| &seeds[t][..]);
-        let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
-        let mut blocks = [[0u8; 136]; 8];
-        let mut filled = [0usize; 8];
-        while filled[..n].iter().any(|&f| f < 256) {
-            xof.squeeze_blocks(&mut blocks[..n]);
-            for t in 0..n {
-                let r = first + t;
-                let p = if r < P::L {
-                    &mut s1[r]
-                } else {
-                    &mut s2[r - P::L]
-                };
-                let f = filled[t];
-                if f < 256 {
-                    filled[t] += B::rej_eta(P::ETA, &blocks[t], &mut p.0[f..]);
+        if LANES == 1 {
+            rej_bounded_poly_into::<P, B>(&seeds[0], &mut polys[0]);
+        } else {
+            let inputs: [&[u8]; LANES] = core::array::from_fn(|t| &seeds[t][..]);
+            let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
+            let mut blocks = [[0u8; 136]; LANES];
+            let mut filled = [0usize; LANES];
+            while filled[..n].iter().any(|&f| f < 256) {
+                xof.squeeze_blocks(&mut blocks[..n]);
+                for t in 0..n {
+                    let f = filled[t];
+                    if f < 256 {
+                        filled[t] += B::rej_eta(P::ETA, &blocks[t], &mut polys[t].0[f..]);
+                    }
                 }
             }
+            wipe(blocks.as_flattened_mut());
+        }
+        for (t, p) in polys.iter().enumerate().take(n) {
+            f(first + t, p);
         }
         wipe(seeds.as_flattened_mut());
-        wipe(blocks.as_flattened_mut());
+    }
+    for p in polys.iter_mut() {
+        p.zeroize();
     }
 }
 
-/// FIPS 204, Algorithm 34: ExpandMask(rho'', mu): the L polynomials of y with coefficients in
-/// [-gamma1 + 1, gamma1], written into the first entries of `y`; the L SHAKE256 streams run in
-/// Keccak lanes side by side. `kappa` is the mu of the standard (renamed to avoid a clash with
-/// the message representative).
-pub(crate) fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+/// FIPS 204, Algorithm 34: ExpandMask(rho'', mu), packed: the L polynomials of y, each as the
+/// 32 c bytes of SHAKE256 output that BitUnpack(., gamma1 - 1, gamma1) turns into it (line 6),
+/// written one after the other into `out` (L 32 c bytes: the layout of z in sigEncode, so that
+/// z can be built over y in place). The L streams run in Keccak lanes side by side (one at a
+/// time under `small-memory`). `kappa` is the mu of the standard (renamed to avoid a clash
+/// with the message representative).
+pub(crate) fn expand_mask_packed<P: ParameterSet, B: Ops>(
+    rho_pp: &[u8; 64],
+    kappa: u16,
+    out: &mut [u8],
+) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     // 32 * c bytes per polynomial, c = 1 + bitlen(gamma1 - 1) = 18 or 20: at most 640, five
     // blocks of 136.
@@ -197,22 +252,24 @@ pub(crate) fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16
         seed[..64].copy_from_slice(rho_pp);
         seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
     }
-    let inputs: [&[u8]; MAX_L] = core::array::from_fn(|t| &seeds[t][..]);
-    let mut xof = Shake256X::new(B::BACKEND, &inputs[..P::L]);
-    let mut bufs = [[0u8; 5 * 136]; MAX_L];
-    let mut blocks = [[0u8; 136]; MAX_L];
-    for b in 0..len.div_ceil(136) {
-        xof.squeeze_blocks(&mut blocks[..P::L]);
-        for (buf, block) in bufs.iter_mut().zip(&blocks).take(P::L) {
-            buf[136 * b..136 * (b + 1)].copy_from_slice(block);
+    if LANES == 1 {
+        for (seed, chunk) in seeds.iter().zip(out.chunks_exact_mut(len)) {
+            Shake256::digest_parts(&[seed], chunk);
         }
-    }
-    for (poly, buf) in y.iter_mut().zip(&bufs).take(P::L) {
-        B::bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut poly.0);
+    } else {
+        let inputs: [&[u8]; MAX_L] = core::array::from_fn(|t| &seeds[t][..]);
+        let mut xof = Shake256X::new(B::BACKEND, &inputs[..P::L]);
+        let mut blocks = [[0u8; 136]; MAX_L];
+        for b in 0..len.div_ceil(136) {
+            xof.squeeze_blocks(&mut blocks[..P::L]);
+            let end = len.min(136 * (b + 1));
+            for (chunk, block) in out.chunks_exact_mut(len).zip(&blocks) {
+                chunk[136 * b..end].copy_from_slice(&block[..end - 136 * b]);
+            }
+        }
+        wipe(blocks.as_flattened_mut());
     }
     wipe(seeds.as_flattened_mut());
-    wipe(bufs.as_flattened_mut());
-    wipe(blocks.as_flattened_mut());
 }
 
 #[cfg(test)]
@@ -236,7 +293,13 @@ mod tests {
         let rho_prime = [7u8; 64];
         let (mut s1, mut s2) = (P::VecL::ZERO, P::VecK::ZERO);
         let (s1, s2) = (s1.as_mut(), s2.as_mut());
-        expand_s::<P, Portable>(&rho_prime, s1, s2);
+        expand_s_each::<P, Portable>(&rho_prime, |r, p| {
+            if r < P::L {
+                s1[r] = *p;
+            } else {
+                s2[r - P::L] = *p;
+            }
+        });
         for r in 0..P::L + P::K {
             let mut seed = [0u8; 66];
             seed[..64].copy_from_slice(&rho_prime);
@@ -245,9 +308,17 @@ mod tests {
             let got = if r < P::L { s1[r] } else { s2[r - P::L] };
             assert_eq!(got, want, "{} ExpandS {r}", P::NAME);
         }
-        let mut y = [Poly::ZERO; MAX_L];
-        expand_mask::<P, Portable>(&rho_prime, 5 * P::L as u16, &mut y);
+        let len = 32 * P::GAMMA1_BITS;
+        let mut packed = [0u8; MAX_L * 640];
+        expand_mask_packed::<P, Portable>(&rho_prime, 5 * P::L as u16, &mut packed[..P::L * len]);
         for r in 0..P::L {
+            let mut y = Poly::ZERO;
+            bit_unpack(
+                &packed[r * len..(r + 1) * len],
+                P::GAMMA1_BITS,
+                P::GAMMA1,
+                &mut y.0,
+            );
             let mut seed = [0u8; 66];
             seed[..64].copy_from_slice(&rho_prime);
             seed[64..].copy_from_slice(&(5 * P::L as u16 + r as u16).to_le_bytes());
@@ -256,7 +327,7 @@ mod tests {
             Shake256::digest_parts(&[&seed], &mut buf[..len]);
             let mut want = [0i32; 256];
             bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut want);
-            assert_eq!(y[r].0, want, "{} ExpandMask {r}", P::NAME);
+            assert_eq!(y.0, want, "{} ExpandMask {r}", P::NAME);
         }
     }
 

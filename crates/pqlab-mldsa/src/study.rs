@@ -93,8 +93,7 @@ pub fn key_gen_internal<P: ParameterSet>(
 ) -> (P::PkBytes, SigningKey<P>) {
     let mut sk = SigningKey::empty();
     let mut pk = P::PkBytes::zeroed();
-    let mut t1 = <P::VecK as pqlab_arith::array::FixedArray<_>>::ZERO;
-    with_strategy!(strategy, S => keygen::key_gen_into::<P, S>(xi, &mut sk, &mut pk, t1.as_mut()));
+    with_strategy!(strategy, S => keygen::key_gen_into::<P, S>(xi, &mut sk, &mut pk));
     (pk, sk)
 }
 

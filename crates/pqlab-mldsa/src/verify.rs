@@ -1,18 +1,16 @@
 //! Verification (FIPS 204, Algorithm 8: ML-DSA.Verify_internal, from line 7 on: mu is given).
 
+#[cfg(not(feature = "small-memory"))]
 use pqlab_arith::array::FixedArray;
 use pqlab_keccak::Shake256;
 use subtle::ConstantTimeEq;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::{sig_decode, w1_encode};
+use crate::encode::{hint_bit_unpack_row, hint_tail_is_zero};
 use crate::keys::{Signature, VerifyingKey};
 use crate::params::ParameterSet;
-use crate::poly::{Poly, row_times_vector};
-use crate::sample::{expand_a, sample_in_ball};
-
-/// Largest w1Encode output over all parameter sets.
-const MAX_W1_LEN: usize = 8 * 32 * 6;
+use crate::poly::{Columns, Poly, matrix_rows};
+use crate::sample::sample_in_ball;
 
 /// FIPS 204, Algorithm 8: ML-DSA.Verify_internal with mu = H(tr || M', 64) given.
 pub(crate) fn verify_mu<P: ParameterSet>(
@@ -23,66 +21,78 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     dispatch!(B => verify_mu_with::<P, B>(vk, mu, sig))
 }
 
-/// [`verify_mu`] on the kernels of `B`.
+/// [`verify_mu`] on the kernels of `B`. w'_approx is built row by row (A_hat streamed by
+/// [`matrix_rows`]), each row's hint decoded, applied and w1Encode'd into the hash as the row
+/// is done: no matrix, no vector of w or h.
 pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     vk: &VerifyingKey<P>,
     mu: &[u8; 64],
     sig: &Signature<P>,
 ) -> bool {
     let sig = sig.encoded.as_ref();
-    let (k, l) = (P::K, P::L);
+    // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma) (Algorithm 27), z and h decoded where
+    // they are used.
+    let (c_tilde, rest) = sig.split_at(P::C_TILDE_LEN);
+    let z_len = 32 * P::GAMMA1_BITS;
+    let (z_packed, h_packed) = rest.split_at(P::L * z_len);
 
-    // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma); return false if h = ⊥.
-    let (mut z_store, mut h_store) = (P::VecL::ZERO, P::VecK::ZERO);
-    let (z, h) = (z_store.as_mut(), h_store.as_mut());
-    if !sig_decode::<P, B>(sig, z, h) {
-        return false;
+    // Line 13 (checked first, it is cheap): ||z|| < gamma1 - beta; NTT(z) kept when it is.
+    // The storage of NTT(z): l polynomials, or (under `small-memory`) one, each column being
+    // unpacked from the signature and transformed where it is used.
+    #[cfg(not(feature = "small-memory"))]
+    let mut z_hat = P::VecL::ZERO;
+    #[cfg(feature = "small-memory")]
+    let mut z_hat = [Poly::ZERO; 1];
+    let z_store = z_hat.as_mut();
+    let n = z_store.len();
+    for (j, chunk) in z_packed.chunks_exact(z_len).enumerate() {
+        let p = &mut z_store[j % n];
+        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
+        if p.norm_exceeds::<B>(P::GAMMA1 - P::BETA) {
+            return false;
+        }
+        if n == P::L {
+            p.ntt::<B>();
+        }
     }
-    let c_tilde = &sig[..P::C_TILDE_LEN];
-
-    // Line 13 (checked first, it is cheap): ||z|| < gamma1 - beta.
-    if z.iter()
-        .take(l)
-        .any(|p| p.norm_exceeds::<B>(P::GAMMA1 - P::BETA))
-    {
-        return false;
-    }
+    let columns = if n == P::L {
+        Columns::Ntt(z_hat.as_ref())
+    } else {
+        Columns::Packed {
+            bytes: z_packed,
+            bits: P::GAMMA1_BITS,
+            b: P::GAMMA1,
+        }
+    };
 
     // Line 9: c = SampleInBall(c_tilde).
     let mut c_hat = sample_in_ball::<P>(c_tilde);
     c_hat.ntt::<B>();
 
-    // Line 10: w'_approx = NTT^-1(A_hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)), A_hat one entry at a
-    // time.
-    for p in z.iter_mut().take(l) {
-        p.ntt::<B>();
-    }
-    let mut w1_bytes = [0u8; MAX_W1_LEN];
+    // Lines 10 to 12: w'_approx = NTT^-1(A_hat o NTT(z) - NTT(c) o NTT(t1 * 2^d)),
+    // w1' = UseHint(h, w'_approx), c_tilde' = H(mu || w1Encode(w1'), lambda / 4), row by row.
+    let mut h = Shake256::new();
+    h.absorb(mu);
+    let (mut h_i, mut ct1) = (Poly::ZERO, Poly::ZERO);
+    let mut w1_bytes = [0u8; 32 * 6];
     let w1_len = 32 * P::W1_BITS;
-    let mut a_hat = P::Matrix::ZERO;
-    expand_a::<B>(&vk.rho, k, l, a_hat.as_mut());
-    for i in 0..k {
-        let mut w = Poly::ZERO;
-        row_times_vector::<B>(&mut w, &a_hat.as_ref()[i * l..(i + 1) * l], z);
-        let ct1 = Poly::pointwise::<B>(&c_hat, &vk.t1_hat.as_ref()[i]);
+    let mut hint_ok = true;
+    matrix_rows::<B>(&vk.rho, P::K, P::L, &columns, |i, w| {
+        B::pointwise(&mut ct1.0, &c_hat.0, &vk.t1_hat.as_ref()[i].0);
         w.sub_assign(&ct1);
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();
         w.caddq::<B>();
-
-        // Line 11: w1' = UseHint(h, w'_approx).
-        B::use_hint(P::GAMMA2, &h[i].0, &mut w.0);
-        w1_encode::<P, B>(
-            core::slice::from_ref(&w),
-            &mut w1_bytes[i * w1_len..(i + 1) * w1_len],
-        );
+        hint_ok &= hint_bit_unpack_row::<P>(h_packed, i, &mut h_i);
+        B::use_hint(P::GAMMA2, &h_i.0, &mut w.0);
+        B::simple_bit_pack(&w.0, P::W1_BITS, &mut w1_bytes[..w1_len]);
+        h.absorb(&w1_bytes[..w1_len]);
+    });
+    // Line 4: h = ⊥ (a malformed hint) fails.
+    if !(hint_ok && hint_tail_is_zero::<P>(h_packed)) {
+        return false;
     }
-
-    // Lines 12 and 13: c_tilde' = H(mu || w1Encode(w1'), lambda / 4); compare.
     let mut c_tilde_prime = [0u8; 64];
-    Shake256::digest_parts(
-        &[mu, &w1_bytes[..k * w1_len]],
-        &mut c_tilde_prime[..P::C_TILDE_LEN],
-    );
+    h.finalize().squeeze(&mut c_tilde_prime[..P::C_TILDE_LEN]);
     bool::from(c_tilde.ct_eq(&c_tilde_prime[..P::C_TILDE_LEN]))
 }

@@ -1,0 +1,131 @@
+//! The challenge c in sparse form, for the `small-memory` signer (after Greconici, Kannwischer
+//! and Sprenkels): the positions and signs of its tau nonzero coefficients instead of 256
+//! coefficients in the NTT domain, and c s computed by schoolbook multiplication in
+//! Z\[X\]/(X^256 + 1) from the secret polynomial just unpacked (no NTT of c or of the secret).
+//!
+//! The positions of c drive branches and memory indices; c is public data here as in
+//! [`crate::sample::sample_in_ball`] (its rejection sampling already branches on the same
+//! stream). The secret coefficients are only multiplied and added.
+
+use crate::params::ParameterSet;
+use crate::poly::Poly;
+use crate::sample::sample_in_ball_steps;
+
+/// The largest tau of any parameter set.
+const MAX_TAU: usize = 60;
+
+/// c = sum_k sign\[k\] X^pos\[k\] over the first `n` entries (c has n = tau nonzero
+/// coefficients, at distinct positions).
+pub(crate) struct SparseC {
+    pos: [u8; MAX_TAU],
+    sign: [i32; MAX_TAU],
+    n: usize,
+}
+
+impl SparseC {
+    /// FIPS 204, Algorithm 29: SampleInBall(c_tilde), in sparse form: the steps of
+    /// [`sample_in_ball_steps`] done on the list of nonzero coefficients (line 9 moves the one
+    /// at j, if any, to i, which is still zero; line 10 sets position j).
+    pub(crate) fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
+        let mut c = SparseC {
+            pos: [0; MAX_TAU],
+            sign: [0; MAX_TAU],
+            n: 0,
+        };
+        sample_in_ball_steps::<P>(c_tilde, |i, j, sign| {
+            let n = c.n;
+            match c.pos[..n].iter().position(|&p| usize::from(p) == j) {
+                Some(t) => {
+                    // c_i = c_j (the entry moves to i), c_j = sign (a new entry at j).
+                    c.pos[t] = i as u8;
+                    c.pos[n] = j as u8;
+                }
+                // c_i = c_j = 0 unless j = i; either way c_j = sign is the new entry.
+                None => c.pos[n] = j as u8,
+            }
+            c.sign[n] = sign;
+            c.n = n + 1;
+        });
+        c
+    }
+
+    /// `out` = c s, the exact product in Z\[X\]/(X^256 + 1), no reduction (|c s| <= tau max
+    /// |s_i|): for each nonzero coefficient +-X^p of c, +-s shifted up by p (X^256 = -1: the
+    /// top p coefficients wrap round negated), two straight add or subtract loops.
+    pub(crate) fn mul(&self, s: &Poly, out: &mut Poly) {
+        let out = &mut out.0;
+        out.fill(0);
+        for (&p, &sign) in self.pos[..self.n].iter().zip(&self.sign[..self.n]) {
+            let p = usize::from(p);
+            let (wrapped, shifted) = out.split_at_mut(p);
+            let (low, high) = s.0.split_at(256 - p);
+            if sign > 0 {
+                add(shifted, low);
+                sub(wrapped, high);
+            } else {
+                sub(shifted, low);
+                add(wrapped, high);
+            }
+        }
+    }
+}
+
+/// out += v, coefficient-wise.
+fn add(out: &mut [i32], v: &[i32]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o += x;
+    }
+}
+
+/// out -= v, coefficient-wise.
+fn sub(out: &mut [i32], v: &[i32]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o -= x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Ops;
+    use crate::backend::portable::Portable;
+    use crate::params::{MlDsa44, MlDsa87};
+    use crate::sample::sample_in_ball;
+
+    /// The sparse product equals NTT^-1(NTT(c) o NTT(s)) for the secrets' widths.
+    fn sparse_equals_ntt<P: ParameterSet>() {
+        for case in 0..20u8 {
+            let c_tilde = [case; 32];
+            let sparse = SparseC::sample::<P>(&c_tilde);
+            let dense = sample_in_ball::<P>(&c_tilde);
+            let mut back = [0i32; 256];
+            for (&p, &s) in sparse.pos[..sparse.n].iter().zip(&sparse.sign[..sparse.n]) {
+                back[usize::from(p)] += s;
+            }
+            assert_eq!(back, dense.0, "{} case {case}", P::NAME);
+            assert_eq!(sparse.n, P::TAU);
+            for (bits, b) in [(3usize, 2i32), (4, 4), (13, 1 << 12)] {
+                let mut s = Poly::ZERO;
+                for (i, x) in s.0.iter_mut().enumerate() {
+                    *x = b - ((i * 7919 + usize::from(case) * 31) % (1 << bits)) as i32;
+                    *x = (*x).clamp(b + 1 - (1 << bits), b);
+                }
+                let (mut c_hat, mut s_hat, mut want) = (dense, s, Poly::ZERO);
+                c_hat.ntt::<Portable>();
+                s_hat.ntt::<Portable>();
+                Portable::pointwise(&mut want.0, &c_hat.0, &s_hat.0);
+                want.inv_ntt_to_mont::<Portable>();
+                want.reduce::<Portable>();
+                let mut got = Poly([5; 256]);
+                sparse.mul(&s, &mut got);
+                assert_eq!(got, want, "{} case {case} bits {bits}", P::NAME);
+            }
+        }
+    }
+
+    #[test]
+    fn sparse_product_equals_ntt_product() {
+        sparse_equals_ntt::<MlDsa44>();
+        sparse_equals_ntt::<MlDsa87>();
+    }
+}
