@@ -6,7 +6,7 @@
 //!   I/O: the time of each side is its CPU time); the median over the iterations;
 //! * the bytes each side sends during the handshake (TLS records, as on the wire);
 //! * the throughput: handshakes per second over loopback TCP with several concurrent clients
-//!   against the threaded echo server (connect, handshake, one echoed line, close).
+//!   against the echo server of [`crate::server`] (connect, handshake, one echoed line, close).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -12,7 +12,8 @@
 //! * [`kx`]: the groups; [`sign`]: the signature schemes and the extension point for more;
 //!   [`falcon`]: Falcon's formats and identifiers; [`cert`]: a small CA that issues ML-DSA,
 //!   Falcon or ECDSA P-256 certificates; [`net`]: the echo
-//!   server and client behind `pqlab serve` / `pqlab connect`; [`bench`]: the handshake
+//!   client and configurations behind `pqlab serve` / `pqlab connect`; [`server`]: the
+//!   asynchronous echo server with bounded resources; [`bench`]: the handshake
 //!   benchmark behind `pqlab handshake-bench`.
 
 pub mod bench;
@@ -22,6 +23,7 @@ pub mod falcon;
 pub mod kx;
 pub mod net;
 pub mod pkcs8;
+pub mod server;
 pub mod sign;
 
 pub use error::Error;

@@ -1,8 +1,8 @@
 //! rustls configurations with the pqlab provider, PEM loading, and the TLS 1.3 echo server and
-//! client behind `pqlab serve` and `pqlab connect`.
+//! client behind `pqlab serve` and `pqlab connect` (the server itself: [`crate::server`]).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,7 +14,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{
     ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, ServerConfig,
-    ServerConnection, SignatureScheme,
+    SignatureScheme,
 };
 
 use crate::{Error, TLS13_ONLY, kx, sign};
@@ -172,58 +172,10 @@ pub fn negotiated(conn: &ClientConnection, verifier: &RecordingVerifier) -> Nego
     }
 }
 
-/// How long a connection may stay silent before the server drops it.
+/// How long the client waits for each read from the server.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Serves one connection: echoes every line until the peer closes.
-fn echo(config: Arc<ServerConfig>, mut tcp: TcpStream) -> Result<(), Error> {
-    let io = |e| Error::Io("connection".into(), e);
-    tcp.set_read_timeout(Some(IO_TIMEOUT)).map_err(io)?;
-    tcp.set_write_timeout(Some(IO_TIMEOUT)).map_err(io)?;
-    // Handshake flights are written in several pieces; without this, Nagle's algorithm and the
-    // peer's delayed ACK stall each handshake for tens of milliseconds.
-    tcp.set_nodelay(true).map_err(io)?;
-    let mut conn = ServerConnection::new(config)?;
-    let mut tls = rustls::Stream::new(&mut conn, &mut tcp);
-    let mut reader = BufReader::new(&mut tls);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        reader.get_mut().write_all(&line).map_err(io)?;
-    }
-    tls.conn.send_close_notify();
-    tls.flush().map_err(io)?;
-    Ok(())
-}
-
-/// Accepts connections on `listener` forever, one thread per connection. A failed handshake or
-/// connection is reported through `on_error` and the server goes on.
-pub fn serve(
-    listener: &TcpListener,
-    config: Arc<ServerConfig>,
-    on_error: fn(&Error),
-) -> Result<(), Error> {
-    for stream in listener.incoming() {
-        let stream = match stream {
-            Ok(s) => s,
-            Err(e) => {
-                on_error(&Error::Io("accept".into(), e));
-                continue;
-            }
-        };
-        let config = Arc::clone(&config);
-        std::thread::spawn(move || {
-            if let Err(e) = echo(config, stream) {
-                on_error(&e);
-            }
-        });
-    }
-    Ok(())
-}
+pub use crate::server::{Limits, Server, Stats, serve, serve_with_limits};
 
 /// Connects to `addr`, completes the handshake for `server_name`, sends `line` (a newline is
 /// added), reads the echo, and returns it with what was negotiated.
@@ -270,7 +222,7 @@ pub fn connect_and_echo(
 }
 
 /// rustls reports TLS errors inside `io::Error`s; take them out.
-fn tls_io_error(e: std::io::Error, what: &str) -> Error {
+pub(crate) fn tls_io_error(e: std::io::Error, what: &str) -> Error {
     let is_tls = e.get_ref().is_some_and(|inner| inner.is::<rustls::Error>());
     if is_tls {
         if let Some(inner) = e.into_inner()

@@ -64,6 +64,25 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
+    /// Connections served at once; a connection beyond them is closed at once [default: 4096].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
+    /// Worker threads [default: the number of CPUs, at most 8].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+    /// Seconds from the connection to the end of the handshake [default: 10].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u64).range(1..))]
+    pub handshake_timeout: Option<u64>,
+    /// Seconds allowed to receive each line and to send its echo [default: 30].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: Option<u64>,
+    /// Seconds a connection may last in all [default: 300].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u64).range(1..))]
+    pub connection_timeout: Option<u64>,
+    /// Longest line in bytes, newline included; a longer one closes the connection
+    /// [default: 16384].
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_line: Option<u32>,
 }
 
 /// Arguments of `pqlab connect`.
@@ -257,8 +276,22 @@ pub fn serve(args: &ServeArgs) -> CliResult<Outcome> {
     println!("listening on {local}");
     // Tests and scripts wait for this line; make sure it leaves the process now.
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    net::serve(&listener, config, |e| {
-        eprintln!("pqlab serve: connection failed: {e}")
+    let mut limits = net::Limits::default();
+    let secs = std::time::Duration::from_secs;
+    limits.max_connections = args
+        .max_connections
+        .map_or(limits.max_connections, |n| n as usize);
+    limits.worker_threads = args.workers.map_or(limits.worker_threads, usize::from);
+    limits.handshake_timeout = args
+        .handshake_timeout
+        .map_or(limits.handshake_timeout, secs);
+    limits.idle_timeout = args.idle_timeout.map_or(limits.idle_timeout, secs);
+    limits.connection_timeout = args
+        .connection_timeout
+        .map_or(limits.connection_timeout, secs);
+    limits.max_line = args.max_line.map_or(limits.max_line, |n| n as usize);
+    net::serve_with_limits(&listener, config, &limits, |e| {
+        eprintln!("pqlab serve: {e}")
     })
     .map_err(tls_err)?;
     Ok(Outcome::Success)
