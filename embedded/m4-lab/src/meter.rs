@@ -170,7 +170,13 @@ impl Rng {
         Rng(0x9E37_79B9_7F4A_7C15 ^ (u64::from(op) << 32 | u64::from(call)))
     }
 
-    fn next(&mut self) -> u64 {
+    /// The generator whose state starts at `seed`.
+    pub const fn from_seed(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -181,7 +187,7 @@ impl Rng {
     /// Fills `out` with the next bytes.
     pub fn fill(&mut self, out: &mut [u8]) {
         for chunk in out.chunks_mut(8) {
-            let v = self.next().to_le_bytes();
+            let v = self.next_u64().to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
         }
     }
