@@ -170,7 +170,8 @@ impl Rng {
         Rng(0x9E37_79B9_7F4A_7C15 ^ (u64::from(op) << 32 | u64::from(call)))
     }
 
-    /// The generator whose state starts at `seed`.
+    /// The generator whose state starts at `seed` (PQClean's `randombytes` stream).
+    #[cfg_attr(not(feature = "pqclean"), allow(dead_code))]
     pub const fn from_seed(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -192,7 +193,8 @@ impl Rng {
         }
     }
 
-    /// The next `N` bytes.
+    /// The next `N` bytes (pqlab's inputs; PQClean's KEM images draw only through `fill`).
+    #[cfg_attr(feature = "pqclean", allow(dead_code))]
     pub fn bytes<const N: usize>(&mut self) -> [u8; N] {
         let mut b = [0u8; N];
         self.fill(&mut b);
