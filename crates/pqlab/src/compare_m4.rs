@@ -15,13 +15,26 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     // Calls per operation: each is an exact count, so a few suffice (ML-DSA signing and
     // Falcon vary with their rejection loops).
     config.iterations = args.iterations.unwrap_or(if args.quick { 1 } else { 5 });
+    // PQClean's clean C code is measured beside pqlab by default (it is built into the
+    // firmware, not into pqlab); without its cross compiler, pqlab alone unless --peers
+    // asked for it (then the missing compiler is an error).
+    let gcc = m4::qemu::has_cross_gcc();
+    config.peers = args.peers || gcc;
+    if !config.peers {
+        eprintln!("note: arm-none-eabi-gcc not found: PQClean is not measured (pqlab only)");
+    }
     for path in [&args.json, &args.csv, &args.html].into_iter().flatten() {
         check_writable(path)?;
     }
     let mut progress = |done: usize, total: usize, what: &str| {
         eprintln!("[{done}/{total}] {what}");
     };
-    let r = m4::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    let mut r = m4::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
+    if !config.peers {
+        r.report.notes.push(
+            "PQClean not measured: arm-none-eabi-gcc (its cross compiler) was not found".into(),
+        );
+    }
     let mut staged = Vec::new();
     if let Some(path) = &args.json {
         let data = m4::report::json(&r).map_err(|e| CliError::new(e.to_string()))?;

@@ -1,4 +1,4 @@
-//! `pqlab compare --target cortex-m4`: pqlab (and, with `--peers`, PQClean's clean C code) on
+//! `pqlab compare --target cortex-m4`: pqlab and PQClean's clean C code (`Config::peers`) on
 //! an emulated Cortex-M4 (QEMU's netduinoplus2, an STM32F405 with 1 MiB flash and 128 KiB
 //! RAM), DESIGN §6.
 //!
@@ -11,7 +11,9 @@
 //!
 //! Each (image, operation) runs in its own QEMU process (several at once), so that an
 //! operation that overflows the 124 KiB process stack is reported as not fitting and the
-//! others are still measured.
+//! others are still measured; such an operation is then run again on an image built with the
+//! firmware's `emulator-ram` feature (QEMU maps 192 KiB of SRAM where the chip has 128 KiB),
+//! which says how much stack it needs and gives its instruction count.
 
 pub mod elf;
 pub mod model;
@@ -98,6 +100,135 @@ pub struct M4Report {
     pub calibration_loops: Vec<(u64, u64, u64)>,
     /// The harness's own footprint.
     pub baseline: elf::Footprint,
+    /// The known-answer checks the measured calls made (a failed one ends the run).
+    pub cross_checks: Vec<CrossCheck>,
+}
+
+/// A known-answer check made on the M4: each verify call checks one of pqlab's fixture
+/// signatures (made on the host), each decaps call recovers a fixture's shared secret from
+/// pqlab's ciphertext; for PQClean these check the two implementations against each other.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CrossCheck {
+    /// Implementation that ran the check.
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    /// Algorithm.
+    pub alg: String,
+    /// `verify` or `decaps`.
+    pub op: Op,
+    /// Calls, each checking one fixture.
+    pub checked: usize,
+    /// Whether every call gave the known answer.
+    pub passed: bool,
+}
+
+/// The known-answer check of a measured verify or decaps row.
+fn cross_check(r: &M4Row) -> Option<CrossCheck> {
+    (matches!(r.op, Op::Verify | Op::Decaps) && r.calls > 0).then(|| CrossCheck {
+        implementation: r.implementation.clone(),
+        alg: r.alg.clone(),
+        op: r.op,
+        checked: r.calls,
+        passed: true,
+    })
+}
+
+/// Runs each (image, firmware operation) of `runs` in its own QEMU process, as many at once as
+/// the host has cores; `started(k)` is told before each batch (k: its first run).
+fn run_all(
+    runs: &[(PathBuf, String)],
+    calls: usize,
+    started: &mut dyn FnMut(usize),
+) -> Vec<Result<String, LabError>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outputs = Vec::with_capacity(runs.len());
+    for (c, chunk) in runs.chunks(threads).enumerate() {
+        started(c * threads);
+        let results: Vec<Result<String, LabError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|(path, op)| {
+                    let args = format!("ops={op} calls={calls}");
+                    s.spawn(move || qemu::run_image(path, &args, limit()))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(LabError::Implementation("panic".into())))
+                })
+                .collect()
+        });
+        outputs.extend(results);
+    }
+    outputs
+}
+
+/// A measurement job: (implementation, algorithm, footprint, image, firmware operation).
+type Job = (&'static str, &'static str, elf::Footprint, PathBuf, String);
+
+/// The operations that overflowed the chip's RAM, run again on an `emulator-ram` image of
+/// the same implementation and parameter set (QEMU's 192 KiB): what they need. One entry per
+/// job (None where it fitted, or no such image could be had: then a note says why).
+fn measure_overflows(
+    dir: &Path,
+    build: bool,
+    jobs: &[Job],
+    parsed: &[Option<parse::OpRun>],
+    calls: usize,
+    notes: &mut Vec<String>,
+) -> Vec<Option<parse::OpRun>> {
+    let mut big = vec![None; jobs.len()];
+    let over: Vec<usize> = (0..jobs.len())
+        .filter(|&k| {
+            parsed[k]
+                .as_ref()
+                .and_then(|r| r.fault.as_ref())
+                .is_some_and(|f| f.overflow)
+        })
+        .collect();
+    let mut images: Vec<((&str, &str), Option<PathBuf>)> = Vec::new();
+    let mut runs = Vec::new();
+    let mut which = Vec::new();
+    for &k in &over {
+        let key = (jobs[k].0, jobs[k].1);
+        if !images.iter().any(|(i, _)| *i == key) {
+            let built = image(dir, build, key.0, key.1, qemu::Ram::Emulator);
+            if let Err(e) = &built {
+                notes.push(format!(
+                    "{} {}: no emulator-ram image to measure what does not fit: {e}",
+                    key.0, key.1
+                ));
+            }
+            images.push((key, built.ok()));
+        }
+        let Some(path) = images
+            .iter()
+            .find(|(i, _)| *i == key)
+            .and_then(|(_, p)| p.clone())
+        else {
+            continue;
+        };
+        runs.push((path, jobs[k].4.clone()));
+        which.push(k);
+    }
+    for (k, out) in which.into_iter().zip(run_all(&runs, calls, &mut |_| {})) {
+        let (imp, alg, _, _, op) = &jobs[k];
+        match out.and_then(|t| parse::parse(&t)) {
+            Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
+                Some(r) if !r.errors.is_empty() => notes.push(format!(
+                    "{imp} {alg} {op}: failed its check with QEMU's 192 KiB: {}",
+                    r.errors[0]
+                )),
+                r => big[k] = r,
+            },
+            Err(e) => notes.push(format!(
+                "{imp} {alg} {op}: not measured with QEMU's 192 KiB: {e}"
+            )),
+        }
+    }
+    big
 }
 
 /// The firmware's name of `op` with `variant`.
@@ -117,52 +248,74 @@ fn lab_op(name: &str) -> Option<(Op, bool)> {
     }
 }
 
-/// The row of one operation from its run.
+/// Why an operation that faulted does not fit, from its run on the chip's RAM and, where
+/// there was one, its run on QEMU's larger RAM (`big`).
+fn does_not_fit(run: &parse::OpRun, f: &parse::Fault, big: Option<&parse::OpRun>) -> String {
+    if !f.overflow {
+        return format!("processor fault: {}", f.line);
+    }
+    let had = if f.window > 0 {
+        f.window
+    } else {
+        run.available
+    };
+    let preparing = if f.window == 0 {
+        "; already while preparing its inputs"
+    } else {
+        ""
+    };
+    match big {
+        Some(b) if b.fault.is_none() && !b.calls.is_empty() => format!(
+            "does not fit (needs {} bytes of stack, has {had} of the 128 KiB RAM{preparing}; \
+             measured with QEMU's 192 KiB)",
+            b.calls.iter().map(|c| c.1).max().unwrap_or(0)
+        ),
+        Some(b) => format!(
+            "does not fit (needs more than {} bytes of stack: it overflows QEMU's 192 KiB too)",
+            b.fault.as_ref().map_or(b.available, |f| if f.window > 0 {
+                f.window
+            } else {
+                b.available
+            })
+        ),
+        None => format!(
+            "does not fit (needs more than the {had} bytes of stack it has of the \
+                         128 KiB RAM{preparing})"
+        ),
+    }
+}
+
+/// The row of one operation from its run on the chip's RAM and, for one that overflowed it,
+/// its run on QEMU's larger RAM (`big`), which then gives the measurements.
 fn row(
     implementation: &str,
     alg: &str,
     run: &parse::OpRun,
     fp: (elf::Footprint, elf::Footprint),
+    big: Option<&parse::OpRun>,
 ) -> Option<M4Row> {
     let (op, expanded) = lab_op(&run.op)?;
     let power = model::power();
-    let instr: Vec<f64> = run.calls.iter().map(|c| c.0 as f64).collect();
+    let measured = measured_run(run, big);
+    let instr: Vec<f64> = measured.calls.iter().map(|c| c.0 as f64).collect();
     let summary = (!instr.is_empty()).then(|| {
         Summary::of(&Sample {
             ns: instr.clone(),
             cycles: Vec::new(),
         })
     });
-    let does_not_fit = run.fault.as_ref().map(|f| {
-        if f.overflow {
-            format!(
-                "does not fit: needs more than the {} bytes of stack it had (128 KiB RAM){}",
-                if f.window > 0 {
-                    f.window
-                } else {
-                    run.available
-                },
-                if f.window == 0 {
-                    "; already while preparing its inputs"
-                } else {
-                    ""
-                }
-            )
-        } else {
-            format!("processor fault: {}", f.line)
-        }
-    });
+    let does_not_fit = run.fault.as_ref().map(|f| does_not_fit(run, f, big));
     let median = summary.map(|s| s.median_ns);
     Some(M4Row {
         implementation: implementation.to_string(),
         alg: alg.to_string(),
         op,
         variant: expanded.then(|| crate::ours::falcon::EXPANDED_VARIANT.to_string()),
-        calls: run.calls.len(),
+        calls: measured.calls.len(),
         instructions: summary,
         median_cycles: median.map(model::cycles),
         median_ms: median.map(|m| model::ns(m) / 1e6),
-        stack_bytes: run.calls.iter().map(|c| c.1).max(),
+        stack_bytes: measured.calls.iter().map(|c| c.1).max(),
         stack_available: run.available,
         does_not_fit,
         footprint: fp.0.less(fp.1),
@@ -170,6 +323,15 @@ fn row(
         energy_j: median.map(|m| power.joules(model::ns(m))),
         ops_per_battery: median.map(|m| power.ops_per_battery(model::ns(m))),
     })
+}
+
+/// The run whose calls an operation's row reports: the chip's, or QEMU's larger RAM's where
+/// the operation overflowed the chip's and completed there.
+fn measured_run<'a>(run: &'a parse::OpRun, big: Option<&'a parse::OpRun>) -> &'a parse::OpRun {
+    match big {
+        Some(b) if run.fault.is_some() && b.fault.is_none() => b,
+        _ => run,
+    }
 }
 
 /// The result row of the common report (times from the model) of a measured M4 row.
@@ -221,11 +383,17 @@ fn images(config: &Config) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Builds (or finds) one image.
-fn image(dir: &Path, build: bool, imp: &str, alg: &str) -> Result<PathBuf, LabError> {
+fn image(
+    dir: &Path,
+    build: bool,
+    imp: &str,
+    alg: &str,
+    ram: qemu::Ram,
+) -> Result<PathBuf, LabError> {
     if build {
-        return qemu::build_image(dir, imp, alg);
+        return qemu::build_image(dir, imp, alg, ram);
     }
-    let p = dir.join(qemu::image_name(imp, alg));
+    let p = dir.join(qemu::image_name(imp, alg, ram));
     if p.is_file() {
         Ok(p)
     } else {
@@ -251,17 +419,17 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
             .map_err(|e| LabError::Implementation(format!("{}: {e}", p.display())))
             .and_then(|b| elf::footprint(&b))
     };
-    let baseline = read_fp(&image(&dir, build, "baseline", "none")?)?;
+    let baseline = read_fp(&image(&dir, build, "baseline", "none", qemu::Ram::Chip)?)?;
     let mut built = Vec::new();
     for (i, &(imp, alg)) in wanted.iter().enumerate() {
         progress(i + 1, total, &format!("building the M4 image {imp} {alg}"));
-        let path = image(&dir, build, imp, alg)?;
+        let path = image(&dir, build, imp, alg, qemu::Ram::Chip)?;
         built.push((imp, alg, read_fp(&path)?, path));
     }
     // One QEMU run per image lists its operations and gives the calibration loops; then one
     // per (image, operation), several at once.
     let calls = config.iterations;
-    let mut jobs = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     let mut calibration_loops = Vec::new();
     for (imp, alg, fp, path) in &built {
         let head = parse::parse(&qemu::run_image(path, "ops=none calls=0", limit())?)?;
@@ -277,64 +445,58 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
             }
         }
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut outputs: Vec<Option<Result<String, LabError>>> = vec![None; jobs.len()];
-    for (c, chunk) in jobs.chunks(threads).enumerate() {
-        let first = &jobs[c * threads];
+    let runs: Vec<(PathBuf, String)> = jobs.iter().map(|j| (j.3.clone(), j.4.clone())).collect();
+    let outputs = run_all(&runs, calls, &mut |k| {
+        let j = &jobs[k];
         progress(
             total,
             total,
-            &format!("running on QEMU: {} {} {} ...", first.0, first.1, first.4),
+            &format!("running on QEMU: {} {} {} ...", j.0, j.1, j.4),
         );
-        let results: Vec<Result<String, LabError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk
-                .iter()
-                .map(|j| {
-                    let args = format!("ops={} calls={calls}", j.4);
-                    s.spawn(move || qemu::run_image(&j.3, &args, limit()))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(LabError::Implementation("panic".into())))
-                })
-                .collect()
-        });
-        for (k, r) in results.into_iter().enumerate() {
-            outputs[c * threads + k] = Some(r);
-        }
-    }
-    let mut rows = Vec::new();
-    let mut results = Vec::new();
+    });
+    // Parse; an operation's failed check ends the comparison (a wrong result is no result).
     let mut notes = Vec::new();
+    let mut parsed: Vec<Option<parse::OpRun>> = Vec::new();
     for (job, out) in jobs.iter().zip(outputs) {
-        let (imp, alg, fp, _, op) = job;
-        let text = match out.unwrap_or_else(|| Err(LabError::Report("no run".into()))) {
-            Ok(t) => t,
+        let (imp, alg, _, _, op) = job;
+        parsed.push(match out.and_then(|t| parse::parse(&t)) {
+            Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
+                Some(r) => {
+                    if let Some(e) = r.errors.first() {
+                        return Err(LabError::Implementation(format!(
+                            "{imp} {alg} on the M4: {e}"
+                        )));
+                    }
+                    Some(r)
+                }
+                None => {
+                    notes.push(format!("{imp} {alg} {op}: the firmware did not run it"));
+                    None
+                }
+            },
             Err(e) => {
                 notes.push(format!("{imp} {alg} {op}: not measured: {e}"));
-                continue;
+                None
             }
-        };
-        let run = parse::parse(&text)?;
-        let Some(op_run) = run.results.iter().find(|r| &r.op == op) else {
-            notes.push(format!("{imp} {alg} {op}: the firmware did not run it"));
-            continue;
-        };
-        if let Some(e) = op_run.errors.first() {
-            return Err(LabError::Implementation(format!(
-                "{imp} {alg} on the M4: {e}"
-            )));
-        }
-        let Some(r) = row(imp, alg, op_run, (*fp, baseline)) else {
+        });
+    }
+    let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes);
+    let mut rows = Vec::new();
+    let mut results = Vec::new();
+    let mut cross_checks = Vec::new();
+    for ((job, run), big) in jobs.iter().zip(&parsed).zip(&big) {
+        let (imp, alg, fp, _, op) = job;
+        let Some(op_run) = run else { continue };
+        let Some(r) = row(imp, alg, op_run, (*fp, baseline), big.as_ref()) else {
             continue;
         };
         if let Some(why) = &r.does_not_fit {
             notes.push(format!("{imp} {alg} {op}: {why}"));
         }
-        if let Some(rr) = result_row(&r, op_run) {
+        if let Some(c) = cross_check(&r) {
+            cross_checks.push(c);
+        }
+        if let Some(rr) = result_row(&r, measured_run(op_run, big.as_ref())) {
             results.push(rr);
         }
         rows.push(r);
@@ -351,6 +513,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         rows,
         calibration_loops,
         baseline,
+        cross_checks,
     })
 }
 
@@ -444,7 +607,7 @@ mod tests {
             flash: 1000,
             ram: 8,
         };
-        let r = row("pqlab", "falcon-512", &run.results[0], (fp, base)).unwrap();
+        let r = row("pqlab", "falcon-512", &run.results[0], (fp, base), None).unwrap();
         assert_eq!(
             (r.op, r.variant.as_deref()),
             (Op::Sign, Some("expanded key"))
@@ -464,9 +627,45 @@ mod tests {
         let rr = result_row(&r, &run.results[0]).unwrap();
         assert!((rr.summary.median_ns - ms * 1e6).abs() < 1e-6);
         assert_eq!(rr.summary.median_cycles, Some(2000.0 * model::CPI));
-        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base)).unwrap();
+        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), None).unwrap();
         assert!(k.does_not_fit.as_deref().unwrap().contains("125900 bytes"));
         assert!(k.instructions.is_none() && result_row(&k, &run.results[1]).is_none());
+        assert!(cross_check(&k).is_none());
+        // The same keygen on QEMU's 192 KiB: it completes, and gives the row its numbers.
+        let big = parse::parse(
+            "m4-lab impl=pqlab alg=falcon-512 ops=keygen calls=2\n\
+             start op=keygen available=190000\n\
+             call op=keygen i=0 instructions=9000 stack=150000\n\
+             call op=keygen i=1 instructions=7000 stack=150400\n\
+             end op=keygen\ndone failures=0\n",
+        )
+        .unwrap();
+        let b = &big.results[0];
+        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), Some(b)).unwrap();
+        let why = k.does_not_fit.as_deref().unwrap();
+        assert!(why.starts_with("does not fit (needs 150400 bytes of stack, has 125900"));
+        assert_eq!(k.instructions.unwrap().median_ns, 8000.0);
+        assert_eq!((k.calls, k.stack_bytes), (2, Some(150400)));
+        let measured = measured_run(&run.results[1], Some(b));
+        assert_eq!(result_row(&k, measured).unwrap().sample_ns.len(), 2);
+        // An emulator run that overflows too: a lower bound.
+        let mut over = b.clone();
+        over.calls.clear();
+        over.fault = run.results[1].fault.clone();
+        let k = row(
+            "pqlab",
+            "falcon-512",
+            &run.results[1],
+            (fp, base),
+            Some(&over),
+        )
+        .unwrap();
+        assert!(
+            k.does_not_fit
+                .unwrap()
+                .contains("needs more than 125900 bytes")
+        );
+        assert!(k.instructions.is_none());
         assert_eq!(lab_op("sign-expanded"), Some((Op::Sign, true)));
         assert_eq!(firmware_op(Op::Sign, true), "sign-expanded");
         assert_eq!(lab_op("nope"), None);

@@ -61,7 +61,7 @@ pub fn check_tools(build: bool, pqclean: bool) -> Result<(), LabError> {
             &format!("rustup target add {THUMB}"),
         ));
     }
-    if pqclean && !runs("arm-none-eabi-gcc", &["--version"]) {
+    if pqclean && !has_cross_gcc() {
         return Err(tool_missing(
             "arm-none-eabi-gcc (for PQClean's C code, --peers)",
             "e.g. apt-get install gcc-arm-none-eabi",
@@ -76,9 +76,27 @@ pub fn check_tools(build: bool, pqclean: bool) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Whether the GCC cross compiler that builds PQClean's C code is installed.
+pub fn has_cross_gcc() -> bool {
+    runs("arm-none-eabi-gcc", &["--version"])
+}
+
+/// The RAM an image gives its process stack: the chip's 128 KiB, or QEMU's 192 KiB of SRAM
+/// (the `emulator-ram` feature), only to measure what an operation that does not fit needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ram {
+    /// The STM32F405's 128 KiB.
+    Chip,
+    /// QEMU's 192 KiB at the same address (more than the chip has there).
+    Emulator,
+}
+
 /// The file name of an image.
-pub fn image_name(implementation: &str, alg: &str) -> String {
-    format!("{implementation}-{alg}.elf")
+pub fn image_name(implementation: &str, alg: &str, ram: Ram) -> String {
+    match ram {
+        Ram::Chip => format!("{implementation}-{alg}.elf"),
+        Ram::Emulator => format!("{implementation}-{alg}-emulator-ram.elf"),
+    }
 }
 
 /// Where the images are: `PQLAB_M4_IMAGES` (prebuilt, nothing is built) or a folder under
@@ -94,14 +112,22 @@ pub fn images_dir() -> (PathBuf, bool) {
     (target.join("m4-lab"), true)
 }
 
-/// Builds the image of `implementation` (`pqlab`, `pqclean` or `baseline`) and `alg` into
-/// `dir` with cargo (release profile of the firmware crate) and returns its path.
-pub fn build_image(dir: &Path, implementation: &str, alg: &str) -> Result<PathBuf, LabError> {
-    let features = match implementation {
+/// Builds the image of `implementation` (`pqlab`, `pqclean` or `baseline`) and `alg` with
+/// `ram` into `dir` with cargo (release profile of the firmware crate) and returns its path.
+pub fn build_image(
+    dir: &Path,
+    implementation: &str,
+    alg: &str,
+    ram: Ram,
+) -> Result<PathBuf, LabError> {
+    let mut features = match implementation {
         "baseline" => "baseline".to_string(),
         "pqclean" => format!("{alg},pqclean"),
         _ => alg.to_string(),
     };
+    if ram == Ram::Emulator {
+        features.push_str(",emulator-ram");
+    }
     let fw = firmware_dir();
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(&fw)
@@ -123,7 +149,7 @@ pub fn build_image(dir: &Path, implementation: &str, alg: &str) -> Result<PathBu
         )));
     }
     let built = dir.join("build").join(THUMB).join("release/pqlab-m4-lab");
-    let image = dir.join(image_name(implementation, alg));
+    let image = dir.join(image_name(implementation, alg, ram));
     std::fs::copy(&built, &image)
         .map_err(|e| LabError::Implementation(format!("copying {}: {e}", built.display())))?;
     Ok(image)

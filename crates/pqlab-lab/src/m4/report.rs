@@ -77,6 +77,26 @@ fn calibration_text(m: &M4Report, out: &mut String) {
     }
 }
 
+/// The known-answer checks of the verify and decaps calls.
+fn cross_check_text(m: &M4Report, out: &mut String) {
+    for c in &m.cross_checks {
+        let what = if c.op == crate::registry::Op::Decaps {
+            "ciphertexts decapsulated to the known shared secret"
+        } else {
+            "signatures accepted"
+        };
+        let _ = writeln!(
+            out,
+            "known answers: {} {} {}: {} of pqlab's fixture {what}{}",
+            c.implementation,
+            c.alg,
+            c.op.name(),
+            c.checked,
+            if c.passed { "" } else { " FAILED" }
+        );
+    }
+}
+
 /// The terminal summary.
 pub fn text(m: &M4Report) -> String {
     let mut t = crate::report::text::Table::new(&HEAD);
@@ -94,6 +114,7 @@ pub fn text(m: &M4Report) -> String {
     );
     out.push('\n');
     calibration_text(m, &mut out);
+    cross_check_text(m, &mut out);
     for n in &m.report.notes {
         let _ = writeln!(out, "note: {n}");
     }
@@ -116,6 +137,7 @@ pub fn json(m: &M4Report) -> Result<String, LabError> {
         "cpi": model::CPI,
         "cpi_calibration": cal,
         "counter_calibration": m.calibration_loops,
+        "cross_checks": m.cross_checks,
         "harness": m.baseline,
         "rows": m.rows,
     });
@@ -150,6 +172,7 @@ pub fn html(m: &M4Report) -> Result<String, LabError> {
     s.push_str("</table><pre id=\"m4-calibration\">");
     let mut cal = String::new();
     calibration_text(m, &mut cal);
+    cross_check_text(m, &mut cal);
     s.push_str(&escape(&cal));
     s.push_str("</pre>");
     Ok(match page.rfind("</body>") {
