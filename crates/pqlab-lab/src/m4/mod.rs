@@ -178,6 +178,7 @@ fn measure_overflows(
     parsed: &[Option<parse::OpRun>],
     calls: usize,
     notes: &mut Vec<String>,
+    progress: Progress<'_>,
 ) -> Vec<Option<parse::OpRun>> {
     let mut big = vec![None; jobs.len()];
     let over: Vec<usize> = (0..jobs.len())
@@ -194,6 +195,14 @@ fn measure_overflows(
     for &k in &over {
         let key = (jobs[k].0, jobs[k].1);
         if !images.iter().any(|(i, _)| *i == key) {
+            progress(
+                k,
+                jobs.len(),
+                &format!(
+                    "{} {} {} does not fit: building its emulator-ram image (192 KiB)",
+                    key.0, key.1, jobs[k].4
+                ),
+            );
             let built = image(dir, build, key.0, key.1, qemu::Ram::Emulator);
             if let Err(e) = &built {
                 notes.push(format!(
@@ -248,39 +257,64 @@ fn lab_op(name: &str) -> Option<(Op, bool)> {
     }
 }
 
+/// The stack a run's inputs took before its measured call (the expanded key of signing with
+/// an expanded key, for one), as words for a reason; empty where they were small.
+fn inputs(run: &parse::OpRun, f: &parse::Fault) -> String {
+    let taken = run.available.saturating_sub(f.window);
+    if f.window > 0 && taken > 4096 {
+        format!(" left beside its inputs (which take {taken})")
+    } else {
+        String::new()
+    }
+}
+
 /// Why an operation that faulted does not fit, from its run on the chip's RAM and, where
 /// there was one, its run on QEMU's larger RAM (`big`).
 fn does_not_fit(run: &parse::OpRun, f: &parse::Fault, big: Option<&parse::OpRun>) -> String {
     if !f.overflow {
         return format!("processor fault: {}", f.line);
     }
-    let had = if f.window > 0 {
-        f.window
-    } else {
-        run.available
-    };
-    let preparing = if f.window == 0 {
-        "; already while preparing its inputs"
-    } else {
-        ""
-    };
+    // The fault came outside the measured call (window 0): while the harness prepared the
+    // inputs or checked the output.
+    let outside = f.window == 0;
+    let had = if outside { run.available } else { f.window };
+    let beside = inputs(run, f);
     match big {
-        Some(b) if b.fault.is_none() && !b.calls.is_empty() => format!(
-            "does not fit (needs {} bytes of stack, has {had} of the 128 KiB RAM{preparing}; \
-             measured with QEMU's 192 KiB)",
-            b.calls.iter().map(|c| c.1).max().unwrap_or(0)
-        ),
-        Some(b) => format!(
-            "does not fit (needs more than {} bytes of stack: it overflows QEMU's 192 KiB too)",
-            b.fault.as_ref().map_or(b.available, |f| if f.window > 0 {
-                f.window
+        Some(b) if b.fault.is_none() && !b.calls.is_empty() => {
+            let need = b.calls.iter().map(|c| c.1).max().unwrap_or(0);
+            if outside {
+                format!(
+                    "does not fit with its inputs (the call needs {need} bytes of stack; the \
+                     harness overflowed the {had} bytes outside the measured call: its inputs \
+                     such as an expanded key, or the output's check; measured with QEMU's \
+                     192 KiB)"
+                )
             } else {
-                b.available
-            })
-        ),
+                format!(
+                    "does not fit (needs {need} bytes of stack, has {had} of the 128 KiB \
+                     RAM{beside}; measured with QEMU's 192 KiB)"
+                )
+            }
+        }
+        Some(b) => {
+            let (more, beside) = match &b.fault {
+                Some(bf) if bf.window > 0 => (bf.window, inputs(b, bf)),
+                _ => (b.available, " (outside the measured call)".to_string()),
+            };
+            format!(
+                "does not fit (needs more than the {more} bytes of stack it has{beside} in \
+                 QEMU's 192 KiB too)"
+            )
+        }
         None => format!(
-            "does not fit (needs more than the {had} bytes of stack it has of the \
-                         128 KiB RAM{preparing})"
+            "does not fit (needs more than the {had} bytes of stack it has of the 128 KiB \
+             RAM{}{beside})",
+            if outside {
+                "; the harness overflowed outside the measured call (preparing its inputs or \
+                 checking its output)"
+            } else {
+                ""
+            }
         ),
     }
 }
@@ -480,7 +514,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
             }
         });
     }
-    let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes);
+    let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes, progress);
     let mut rows = Vec::new();
     let mut results = Vec::new();
     let mut cross_checks = Vec::new();
@@ -660,12 +694,22 @@ mod tests {
             Some(&over),
         )
         .unwrap();
-        assert!(
-            k.does_not_fit
-                .unwrap()
-                .contains("needs more than 125900 bytes")
-        );
+        assert!(k.does_not_fit.unwrap().contains(
+            "needs more than the 125900 bytes of stack it has left beside its inputs \
+                     (which take 64100) in QEMU's 192 KiB too"
+        ));
         assert!(k.instructions.is_none());
+        // A call whose inputs took most of the stack before it (an expanded key).
+        let f = parse::Fault {
+            overflow: true,
+            window: 26_000,
+            line: String::new(),
+        };
+        let why = does_not_fit(&run.results[1], &f, None);
+        assert!(why.contains(
+            "26000 bytes of stack it has of the 128 KiB RAM left beside its \
+                             inputs (which take 100000)"
+        ));
         assert_eq!(lab_op("sign-expanded"), Some((Op::Sign, true)));
         assert_eq!(firmware_op(Op::Sign, true), "sign-expanded");
         assert_eq!(lab_op("nope"), None);
