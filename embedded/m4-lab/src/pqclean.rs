@@ -131,11 +131,23 @@ mod ops {
         refill(rng);
         // SAFETY: buffers of the API's sizes.
         let (m, rc) = measure(|| unsafe { ffi::keypair(pk.as_mut_ptr(), sk.as_mut_ptr()) });
-        if rc == 0 {
-            Ok(m)
-        } else {
-            Err("keypair failed")
+        if rc != 0 {
+            return Err("keypair failed");
         }
+        // Falcon's keygen.c is built with some optimisations off (build.rs: GCC 12 miscompiles
+        // it): the key pair it made must sign and verify (outside the measured call).
+        #[cfg(any(feature = "falcon-512", feature = "falcon-1024"))]
+        {
+            let mut sig = [0u8; SIG_LEN + 100];
+            let mut len = 0usize;
+            refill(rng);
+            if sign_c(&mut sig, &mut len, &MSG[0], &sk) != 0
+                || verify_c(&sig[..len], &MSG[0], &pk) != 0
+            {
+                return Err("the key pair made does not sign and verify");
+            }
+        }
+        Ok(m)
     }
 
     #[inline(never)]
