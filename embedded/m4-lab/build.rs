@@ -131,15 +131,24 @@ fn mldsa<P: pqlab_mldsa::ParameterSet>(out: &mut String) {
 
 fn mlkem<P: pqlab_mlkem::ParameterSet>(out: &mut String) {
     let (mut ek, mut dk, mut ct, mut ss) = (vec![], vec![], vec![], vec![]);
+    let mut msg = vec![];
     for k in 0..FIXTURES {
         let d = pqlab_mlkem::DecapsulationKey::<P>::from_seed(&seed(k, 3), &seed(k, 4));
         let (c, s) = d.encapsulation_key().encapsulate_deterministic(&seed(k, 5));
+        msg.push(seed::<32>(k, 5).to_vec());
         ek.push(d.encapsulation_key().as_bytes().to_vec());
         dk.push(d.to_expanded().as_ref().to_vec());
         ct.push(c.as_bytes().to_vec());
         ss.push(s.as_bytes().to_vec());
     }
-    for (name, rows) in [("EK", ek), ("DK", dk), ("CT", ct), ("SS", ss)] {
+    // ENC_M: the message each fixture ciphertext encapsulates (encaps's known answer).
+    for (name, rows) in [
+        ("EK", ek),
+        ("DK", dk),
+        ("CT", ct),
+        ("SS", ss),
+        ("ENC_M", msg),
+    ] {
         table(out, name, &rows);
     }
 }
