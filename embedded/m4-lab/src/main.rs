@@ -24,6 +24,8 @@
 //! sign signs a fresh 32-byte message from that generator (with fresh hedging randomness)
 //! under one of the build-time key pairs (`build.rs`, made by pqlab on the host); verify checks
 //! the build-time signatures; encaps uses fresh randomness, decaps the build-time ciphertexts.
+//! Every measured call starts from encoded keys (bytes), as PQClean's API does: decoding a key
+//! (and, for ML-KEM, expanding A_hat) is part of the operation for both implementations.
 #![no_std]
 #![no_main]
 
