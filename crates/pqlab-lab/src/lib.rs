@@ -12,6 +12,8 @@
 //! * [`reductions`]: the reduction-strategy study (`pqlab compare --reductions`): NTTs and whole
 //!   operations per modular-reduction strategy, against Montgomery.
 //! * [`run`]: a whole comparison, from a [`run::Config`] to a [`run::Report`].
+//! * [`m4`]: the Cortex-M4 lab (`pqlab compare --target cortex-m4`): firmware images run
+//!   under QEMU, exact instruction counts, a calibrated cycle model, stack, flash and RAM.
 //! * [`report`]: the report as JSON (the stable schema of DESIGN §4), CSV, terminal tables and
 //!   a self-contained HTML page with SVG charts.
 
@@ -24,6 +26,7 @@ mod task;
 pub mod backends;
 pub mod check;
 pub mod energy;
+pub mod m4;
 pub mod machine;
 pub mod measure;
 pub mod probe;

@@ -87,6 +87,13 @@ pub struct CompareArgs {
     /// portable (JSON: a `backends` array).
     #[arg(long, conflicts_with_all = ["peers", "reductions"])]
     pub backends: bool,
+    /// Measure on another target: `cortex-m4` runs firmware images of pqlab and of PQClean's
+    /// clean C code (the latter by default where arm-none-eabi-gcc is installed; --peers makes
+    /// it required) on QEMU's emulated STM32F405 (needs qemu-system-arm and the
+    /// thumbv7em-none-eabihf Rust target); --iterations is the calls per operation there
+    /// [default: 5; 1 with --quick].
+    #[arg(long, value_name = "TARGET", conflicts_with_all = ["reductions", "backends", "tls"])]
+    pub target: Option<String>,
     /// Write the report as JSON (the stable schema of DESIGN.md section 4).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -16,7 +16,7 @@ use crate::error::{CliError, CliResult};
 use crate::io;
 
 /// The configuration the arguments ask for.
-fn config(args: &CompareArgs) -> CliResult<Config> {
+pub(crate) fn config(args: &CompareArgs) -> CliResult<Config> {
     let mut c = if args.quick {
         Config::quick()
     } else {
@@ -42,7 +42,8 @@ fn config(args: &CompareArgs) -> CliResult<Config> {
     if !args.msg_sizes.is_empty() {
         c.msg_sizes = args.msg_sizes.clone();
     }
-    if args.peers && !cfg!(feature = "peers") {
+    // On the M4, the peer (PQClean's C code) is built into the firmware, not into pqlab.
+    if args.peers && !cfg!(feature = "peers") && args.target.is_none() {
         return Err(CliError::new(
             "this pqlab was built without peers; rebuild with `cargo run --release --features \
              peers -- compare --peers`",
@@ -90,6 +91,15 @@ fn select_backend(args: &CompareArgs) -> CliResult<()> {
 
 /// Runs `pqlab compare`.
 pub fn run(args: &CompareArgs) -> CliResult<()> {
+    match args.target.as_deref() {
+        None | Some("host") => {}
+        Some("cortex-m4") => return crate::compare_m4::run(args),
+        Some(t) => {
+            return Err(CliError::new(format!(
+                "unknown target '{t}' (known: host, cortex-m4)"
+            )));
+        }
+    }
     let config = config(args)?;
     select_backend(args)?;
     // Check where the reports go before spending minutes measuring.
@@ -166,7 +176,7 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
 }
 
 /// Fails early if `path`'s directory does not exist.
-fn check_writable(path: &Path) -> CliResult<()> {
+pub(crate) fn check_writable(path: &Path) -> CliResult<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

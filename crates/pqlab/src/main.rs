@@ -11,6 +11,7 @@ mod algs;
 mod cli;
 mod commands;
 mod compare;
+mod compare_m4;
 mod error;
 mod io;
 mod keyfile;

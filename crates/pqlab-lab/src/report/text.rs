@@ -9,20 +9,20 @@ use crate::registry::Op;
 use crate::run::{Report, ResultRow};
 
 /// A plain text table with right-aligned columns after the first two.
-pub(super) struct Table {
-    pub(super) head: Vec<String>,
-    pub(super) rows: Vec<Vec<String>>,
+pub(crate) struct Table {
+    pub(crate) head: Vec<String>,
+    pub(crate) rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    pub(super) fn new(head: &[&str]) -> Table {
+    pub(crate) fn new(head: &[&str]) -> Table {
         Table {
             head: head.iter().map(|s| s.to_string()).collect(),
             rows: Vec::new(),
         }
     }
 
-    pub(super) fn render(&self, title: &str, out: &mut String) {
+    pub(crate) fn render(&self, title: &str, out: &mut String) {
         if self.rows.is_empty() {
             return;
         }

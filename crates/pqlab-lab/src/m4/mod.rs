@@ -1,0 +1,717 @@
+//! `pqlab compare --target cortex-m4`: pqlab and PQClean's clean C code (`Config::peers`) on
+//! an emulated Cortex-M4 (QEMU's netduinoplus2, an STM32F405 with 1 MiB flash and 128 KiB
+//! RAM), DESIGN §6.
+//!
+//! * [`qemu`]: the toolchain check, building the firmware images of `embedded/m4-lab` (one per
+//!   implementation and parameter set, plus the bare harness, `baseline`) and running them;
+//! * [`parse`]: the firmware's output;
+//! * [`model`]: cycles (instructions x a CPI calibrated against pqm4), ms at 168 MHz, energy;
+//! * [`elf`]: flash (.text + .rodata) and RAM (.data + .bss) of an image;
+//! * [`report`]: the M4 tables (terminal, HTML) and the JSON additions.
+//!
+//! Each (image, operation) runs in its own QEMU process (several at once), so that an
+//! operation that overflows the 124 KiB process stack is reported as not fitting and the
+//! others are still measured; such an operation is then run again on an image built with the
+//! firmware's `emulator-ram` feature (QEMU maps 192 KiB of SRAM where the chip has 128 KiB),
+//! which says how much stack it needs and gives its instruction count.
+
+pub mod elf;
+pub mod model;
+pub mod parse;
+pub mod qemu;
+pub mod report;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::LabError;
+use crate::machine::Machine;
+use crate::measure::{Sample, Summary};
+use crate::registry::{self, Op};
+use crate::run::{Config, ConfigRecord, Progress, Report, ResultRow, SizeRow, Statistics};
+
+/// The parameter sets the firmware has.
+pub const ALGS: [&str; 8] = [
+    "ml-dsa-44",
+    "ml-dsa-65",
+    "ml-dsa-87",
+    "falcon-512",
+    "falcon-1024",
+    "ml-kem-512",
+    "ml-kem-768",
+    "ml-kem-1024",
+];
+
+/// The longest a QEMU run of one operation may take: `PQLAB_M4_TIMEOUT` seconds, else 600.
+fn limit() -> Duration {
+    let s = std::env::var("PQLAB_M4_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    Duration::from_secs(s)
+}
+
+/// Instructions of one measurement, summarised like a latency sample.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct M4Row {
+    /// Implementation (`pqlab`, `pqclean`).
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    /// Algorithm.
+    pub alg: String,
+    /// Operation.
+    pub op: Op,
+    /// `expanded key` for signing with an expanded key.
+    pub variant: Option<String>,
+    /// Calls measured (0 where it does not fit).
+    pub calls: usize,
+    /// Instructions per call: median, mean, sd, cv, p05, p95, min, max (`*_ns` fields hold
+    /// instructions here).
+    pub instructions: Option<Summary>,
+    /// Estimated cycles (median instructions x CPI).
+    pub median_cycles: Option<f64>,
+    /// Milliseconds at 168 MHz (model).
+    pub median_ms: Option<f64>,
+    /// Peak stack of one call, bytes.
+    pub stack_bytes: Option<u64>,
+    /// The process stack the call had, bytes.
+    pub stack_available: u64,
+    /// Whether it ran within the RAM; if not, why.
+    pub does_not_fit: Option<String>,
+    /// Flash and .data + .bss of the scheme (the image less the harness).
+    pub footprint: elf::Footprint,
+    /// The whole image's flash and .data + .bss.
+    pub image: elf::Footprint,
+    /// Energy per call (model), joules, and calls per battery.
+    pub energy_j: Option<f64>,
+    /// Calls per battery of the power model.
+    pub ops_per_battery: Option<f64>,
+}
+
+/// The M4 comparison: the common report (results with `median_ns` and `median_cycles` from
+/// the model) and the M4 details.
+#[derive(Clone, Debug)]
+pub struct M4Report {
+    /// The report in the x86 lab's shape.
+    pub report: Report,
+    /// One row per (implementation, algorithm, operation, variant).
+    pub rows: Vec<M4Row>,
+    /// The calibration loops of the first image: (iterations, expected, measured).
+    pub calibration_loops: Vec<(u64, u64, u64)>,
+    /// The harness's own footprint.
+    pub baseline: elf::Footprint,
+    /// The known-answer checks the measured calls made (a failed one ends the run).
+    pub cross_checks: Vec<CrossCheck>,
+}
+
+/// A known-answer check made on the M4: each verify call checks one of pqlab's fixture
+/// signatures (made on the host), each decaps call recovers a fixture's shared secret from
+/// pqlab's ciphertext; for PQClean these check the two implementations against each other.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CrossCheck {
+    /// Implementation that ran the check.
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    /// Algorithm.
+    pub alg: String,
+    /// `verify` or `decaps`.
+    pub op: Op,
+    /// Calls, each checking one fixture.
+    pub checked: usize,
+    /// Whether every call gave the known answer.
+    pub passed: bool,
+}
+
+/// The known-answer check of a measured verify or decaps row.
+fn cross_check(r: &M4Row) -> Option<CrossCheck> {
+    (matches!(r.op, Op::Verify | Op::Decaps) && r.calls > 0).then(|| CrossCheck {
+        implementation: r.implementation.clone(),
+        alg: r.alg.clone(),
+        op: r.op,
+        checked: r.calls,
+        passed: true,
+    })
+}
+
+/// Runs each (image, firmware operation) of `runs` in its own QEMU process, as many at once as
+/// the host has cores; `started(k)` is told before each batch (k: its first run).
+fn run_all(
+    runs: &[(PathBuf, String)],
+    calls: usize,
+    started: &mut dyn FnMut(usize),
+) -> Vec<Result<String, LabError>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut outputs = Vec::with_capacity(runs.len());
+    for (c, chunk) in runs.chunks(threads).enumerate() {
+        started(c * threads);
+        let results: Vec<Result<String, LabError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|(path, op)| {
+                    let args = format!("ops={op} calls={calls}");
+                    s.spawn(move || qemu::run_image(path, &args, limit()))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(LabError::Implementation("panic".into())))
+                })
+                .collect()
+        });
+        outputs.extend(results);
+    }
+    outputs
+}
+
+/// A measurement job: (implementation, algorithm, footprint, image, firmware operation).
+type Job = (&'static str, &'static str, elf::Footprint, PathBuf, String);
+
+/// The operations that overflowed the chip's RAM, run again on an `emulator-ram` image of
+/// the same implementation and parameter set (QEMU's 192 KiB): what they need. One entry per
+/// job (None where it fitted, or no such image could be had: then a note says why).
+fn measure_overflows(
+    dir: &Path,
+    build: bool,
+    jobs: &[Job],
+    parsed: &[Option<parse::OpRun>],
+    calls: usize,
+    notes: &mut Vec<String>,
+    progress: Progress<'_>,
+) -> Vec<Option<parse::OpRun>> {
+    let mut big = vec![None; jobs.len()];
+    let over: Vec<usize> = (0..jobs.len())
+        .filter(|&k| {
+            parsed[k]
+                .as_ref()
+                .and_then(|r| r.fault.as_ref())
+                .is_some_and(|f| f.overflow)
+        })
+        .collect();
+    let mut images: Vec<((&str, &str), Option<PathBuf>)> = Vec::new();
+    let mut runs = Vec::new();
+    let mut which = Vec::new();
+    for &k in &over {
+        let key = (jobs[k].0, jobs[k].1);
+        if !images.iter().any(|(i, _)| *i == key) {
+            progress(
+                k,
+                jobs.len(),
+                &format!(
+                    "{} {} {} does not fit: building its emulator-ram image (192 KiB)",
+                    key.0, key.1, jobs[k].4
+                ),
+            );
+            let built = image(dir, build, key.0, key.1, qemu::Ram::Emulator);
+            if let Err(e) = &built {
+                notes.push(format!(
+                    "{} {}: no emulator-ram image to measure what does not fit: {e}",
+                    key.0, key.1
+                ));
+            }
+            images.push((key, built.ok()));
+        }
+        let Some(path) = images
+            .iter()
+            .find(|(i, _)| *i == key)
+            .and_then(|(_, p)| p.clone())
+        else {
+            continue;
+        };
+        runs.push((path, jobs[k].4.clone()));
+        which.push(k);
+    }
+    for (k, out) in which.into_iter().zip(run_all(&runs, calls, &mut |_| {})) {
+        let (imp, alg, _, _, op) = &jobs[k];
+        match out.and_then(|t| parse::parse(&t)) {
+            Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
+                Some(r) if !r.errors.is_empty() => notes.push(format!(
+                    "{imp} {alg} {op}: failed its check with QEMU's 192 KiB: {}",
+                    r.errors[0]
+                )),
+                r => big[k] = r,
+            },
+            Err(e) => notes.push(format!(
+                "{imp} {alg} {op}: not measured with QEMU's 192 KiB: {e}"
+            )),
+        }
+    }
+    big
+}
+
+/// The firmware's name of `op` with `variant`.
+fn firmware_op(op: Op, expanded: bool) -> String {
+    if expanded {
+        format!("{}-expanded", op.name())
+    } else {
+        op.name().to_string()
+    }
+}
+
+/// (operation, expanded) of a firmware operation name.
+fn lab_op(name: &str) -> Option<(Op, bool)> {
+    match name.strip_suffix("-expanded") {
+        Some(base) => Op::from_name(base).map(|o| (o, true)),
+        None => Op::from_name(name).map(|o| (o, false)),
+    }
+}
+
+/// The stack a run's inputs took before its measured call (the expanded key of signing with
+/// an expanded key, for one), as words for a reason; empty where they were small.
+fn inputs(run: &parse::OpRun, f: &parse::Fault) -> String {
+    let taken = run.available.saturating_sub(f.window);
+    if f.window > 0 && taken > 4096 {
+        format!(" left beside its inputs (which take {taken})")
+    } else {
+        String::new()
+    }
+}
+
+/// Why an operation that faulted does not fit, from its run on the chip's RAM and, where
+/// there was one, its run on QEMU's larger RAM (`big`).
+fn does_not_fit(run: &parse::OpRun, f: &parse::Fault, big: Option<&parse::OpRun>) -> String {
+    if !f.overflow {
+        return format!("processor fault: {}", f.line);
+    }
+    // The fault came outside the measured call (window 0): while the harness prepared the
+    // inputs or checked the output.
+    let outside = f.window == 0;
+    let had = if outside { run.available } else { f.window };
+    let beside = inputs(run, f);
+    match big {
+        Some(b) if b.fault.is_none() && !b.calls.is_empty() => {
+            let need = b.calls.iter().map(|c| c.1).max().unwrap_or(0);
+            if outside {
+                format!(
+                    "does not fit with its inputs (the call needs {need} bytes of stack; the \
+                     harness overflowed the {had} bytes outside the measured call: its inputs \
+                     such as an expanded key, or the output's check; measured with QEMU's \
+                     192 KiB)"
+                )
+            } else {
+                format!(
+                    "does not fit (needs {need} bytes of stack, has {had} of the 128 KiB \
+                     RAM{beside}; measured with QEMU's 192 KiB)"
+                )
+            }
+        }
+        Some(b) => {
+            let (more, beside) = match &b.fault {
+                Some(bf) if bf.window > 0 => (bf.window, inputs(b, bf)),
+                _ => (b.available, " (outside the measured call)".to_string()),
+            };
+            format!(
+                "does not fit (needs more than the {more} bytes of stack it has{beside} in \
+                 QEMU's 192 KiB too)"
+            )
+        }
+        None => format!(
+            "does not fit (needs more than the {had} bytes of stack it has of the 128 KiB \
+             RAM{}{beside})",
+            if outside {
+                "; the harness overflowed outside the measured call (preparing its inputs or \
+                 checking its output)"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// The row of one operation from its run on the chip's RAM and, for one that overflowed it,
+/// its run on QEMU's larger RAM (`big`), which then gives the measurements.
+fn row(
+    implementation: &str,
+    alg: &str,
+    run: &parse::OpRun,
+    fp: (elf::Footprint, elf::Footprint),
+    big: Option<&parse::OpRun>,
+) -> Option<M4Row> {
+    let (op, expanded) = lab_op(&run.op)?;
+    let power = model::power();
+    let measured = measured_run(run, big);
+    let instr: Vec<f64> = measured.calls.iter().map(|c| c.0 as f64).collect();
+    let summary = (!instr.is_empty()).then(|| {
+        Summary::of(&Sample {
+            ns: instr.clone(),
+            cycles: Vec::new(),
+        })
+    });
+    let does_not_fit = run.fault.as_ref().map(|f| does_not_fit(run, f, big));
+    let median = summary.map(|s| s.median_ns);
+    Some(M4Row {
+        implementation: implementation.to_string(),
+        alg: alg.to_string(),
+        op,
+        variant: expanded.then(|| crate::ours::falcon::EXPANDED_VARIANT.to_string()),
+        calls: measured.calls.len(),
+        instructions: summary,
+        median_cycles: median.map(model::cycles),
+        median_ms: median.map(|m| model::ns(m) / 1e6),
+        stack_bytes: measured.calls.iter().map(|c| c.1).max(),
+        stack_available: run.available,
+        does_not_fit,
+        footprint: fp.0.less(fp.1),
+        image: fp.0,
+        energy_j: median.map(|m| power.joules(model::ns(m))),
+        ops_per_battery: median.map(|m| power.ops_per_battery(model::ns(m))),
+    })
+}
+
+/// The run whose calls an operation's row reports: the chip's, or QEMU's larger RAM's where
+/// the operation overflowed the chip's and completed there.
+fn measured_run<'a>(run: &'a parse::OpRun, big: Option<&'a parse::OpRun>) -> &'a parse::OpRun {
+    match big {
+        Some(b) if run.fault.is_some() && b.fault.is_none() => b,
+        _ => run,
+    }
+}
+
+/// The result row of the common report (times from the model) of a measured M4 row.
+fn result_row(r: &M4Row, run: &parse::OpRun) -> Option<ResultRow> {
+    r.instructions?;
+    let sample = Sample {
+        ns: run.calls.iter().map(|c| model::ns(c.0 as f64)).collect(),
+        cycles: run
+            .calls
+            .iter()
+            .map(|c| model::cycles(c.0 as f64))
+            .collect(),
+    };
+    let summary = Summary::of(&sample);
+    Some(ResultRow {
+        implementation: r.implementation.clone(),
+        alg: r.alg.clone(),
+        op: r.op,
+        msg_len: r.op.takes_message().then_some(32),
+        summary,
+        stack_bytes: r.stack_bytes.map(|s| s as usize),
+        heap_bytes: Some(0),
+        alloc_count: Some(0),
+        energy_j: r.energy_j,
+        ops_per_battery: r.ops_per_battery,
+        shapiro_wilk: None,
+        signing_loops: None,
+        variant: r.variant.clone(),
+        signature_lengths: None,
+        kernel_profile: None,
+        sample_ns: sample.ns,
+    })
+}
+
+/// Images to measure: (implementation, algorithm).
+fn images(config: &Config) -> Vec<(&'static str, &'static str)> {
+    let mut v = Vec::new();
+    for imp in ["pqlab", "pqclean"] {
+        if imp == "pqclean" && !config.peers {
+            continue;
+        }
+        for alg in ALGS {
+            if config.algs.is_empty() || config.algs.iter().any(|a| a == alg) {
+                v.push((imp, alg));
+            }
+        }
+    }
+    v
+}
+
+/// Builds (or finds) one image.
+fn image(
+    dir: &Path,
+    build: bool,
+    imp: &str,
+    alg: &str,
+    ram: qemu::Ram,
+) -> Result<PathBuf, LabError> {
+    if build {
+        return qemu::build_image(dir, imp, alg, ram);
+    }
+    let p = dir.join(qemu::image_name(imp, alg, ram));
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(LabError::Config(format!(
+            "--target cortex-m4: no prebuilt image {} (PQLAB_M4_IMAGES)",
+            p.display()
+        )))
+    }
+}
+
+/// Runs the M4 comparison.
+pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError> {
+    config.validate()?;
+    let (dir, build) = qemu::images_dir();
+    qemu::check_tools(build, config.peers)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| LabError::Config(format!("{}: {e}", dir.display())))?;
+    let wanted = images(config);
+    let total = wanted.len() + 1;
+    progress(0, total, "building the M4 harness (baseline)");
+    let read_fp = |p: &Path| {
+        std::fs::read(p)
+            .map_err(|e| LabError::Implementation(format!("{}: {e}", p.display())))
+            .and_then(|b| elf::footprint(&b))
+    };
+    let baseline = read_fp(&image(&dir, build, "baseline", "none", qemu::Ram::Chip)?)?;
+    let mut built = Vec::new();
+    for (i, &(imp, alg)) in wanted.iter().enumerate() {
+        progress(i + 1, total, &format!("building the M4 image {imp} {alg}"));
+        let path = image(&dir, build, imp, alg, qemu::Ram::Chip)?;
+        built.push((imp, alg, read_fp(&path)?, path));
+    }
+    // One QEMU run per image lists its operations and gives the calibration loops; then one
+    // per (image, operation), several at once.
+    let calls = config.iterations;
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut calibration_loops = Vec::new();
+    for (imp, alg, fp, path) in &built {
+        let head = parse::parse(&qemu::run_image(path, "ops=none calls=0", limit())?)?;
+        if calibration_loops.is_empty() {
+            calibration_loops = head.calibration.clone();
+        }
+        for name in &head.ops {
+            let Some((op, expanded)) = lab_op(name) else {
+                continue;
+            };
+            if config.ops.is_empty() || config.ops.contains(&op) {
+                jobs.push((*imp, *alg, *fp, path.clone(), firmware_op(op, expanded)));
+            }
+        }
+    }
+    let runs: Vec<(PathBuf, String)> = jobs.iter().map(|j| (j.3.clone(), j.4.clone())).collect();
+    let outputs = run_all(&runs, calls, &mut |k| {
+        let j = &jobs[k];
+        progress(
+            total,
+            total,
+            &format!("running on QEMU: {} {} {} ...", j.0, j.1, j.4),
+        );
+    });
+    // Parse; an operation's failed check ends the comparison (a wrong result is no result).
+    let mut notes = Vec::new();
+    let mut parsed: Vec<Option<parse::OpRun>> = Vec::new();
+    for (job, out) in jobs.iter().zip(outputs) {
+        let (imp, alg, _, _, op) = job;
+        parsed.push(match out.and_then(|t| parse::parse(&t)) {
+            Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
+                Some(r) => {
+                    if let Some(e) = r.errors.first() {
+                        return Err(LabError::Implementation(format!(
+                            "{imp} {alg} on the M4: {e}"
+                        )));
+                    }
+                    Some(r)
+                }
+                None => {
+                    notes.push(format!("{imp} {alg} {op}: the firmware did not run it"));
+                    None
+                }
+            },
+            Err(e) => {
+                notes.push(format!("{imp} {alg} {op}: not measured: {e}"));
+                None
+            }
+        });
+    }
+    let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes, progress);
+    let mut rows = Vec::new();
+    let mut results = Vec::new();
+    let mut cross_checks = Vec::new();
+    for ((job, run), big) in jobs.iter().zip(&parsed).zip(&big) {
+        let (imp, alg, fp, _, op) = job;
+        let Some(op_run) = run else { continue };
+        let Some(r) = row(imp, alg, op_run, (*fp, baseline), big.as_ref()) else {
+            continue;
+        };
+        if let Some(why) = &r.does_not_fit {
+            notes.push(format!("{imp} {alg} {op}: {why}"));
+        }
+        if let Some(c) = cross_check(&r) {
+            cross_checks.push(c);
+        }
+        if let Some(rr) = result_row(&r, measured_run(op_run, big.as_ref())) {
+            results.push(rr);
+        }
+        rows.push(r);
+    }
+    notes.push(format!(
+        "cortex-m4: instructions counted exactly by QEMU (-icount shift=0, TIM2 at 1 GHz of \
+         virtual time); cycles = instructions x {:.3} (CPI calibrated against pqm4's cycle \
+         counts of PQClean's clean code; see the M4 table), ms at 168 MHz",
+        model::CPI
+    ));
+    let report = common_report(config, results, notes, &wanted);
+    Ok(M4Report {
+        report,
+        rows,
+        calibration_loops,
+        baseline,
+        cross_checks,
+    })
+}
+
+/// The report of the common shape around the M4 results.
+fn common_report(
+    config: &Config,
+    results: Vec<ResultRow>,
+    notes: Vec<String>,
+    wanted: &[(&str, &str)],
+) -> Report {
+    let mut machine = Machine::detect();
+    machine.cpu = "ARM Cortex-M4F (STM32F405, QEMU netduinoplus2), 168 MHz model".into();
+    machine.cores = 1;
+    machine.tsc_hz = None;
+    machine.features = vec!["thumbv7em".into(), "fpv4-sp-d16".into()];
+    machine.os = "bare metal under qemu-system-arm".into();
+    machine.backend = "portable".into();
+    machine.backends_available = vec!["portable".into()];
+    let sizes = wanted
+        .iter()
+        .filter_map(|&(imp, alg)| {
+            let e = registry::ours()
+                .into_iter()
+                .find(|e| e.info().alg == alg && e.variant().is_none())?;
+            let i = e.info();
+            Some(SizeRow {
+                implementation: imp.to_string(),
+                alg: alg.to_string(),
+                public_key: i.public_key,
+                secret_key: i.secret_key,
+                signature: i.signature,
+                ciphertext: i.ciphertext,
+                public_plus_output: i.public_key + i.signature.or(i.ciphertext).unwrap_or(0),
+                signature_varies: e.signature_varies(),
+                signature_mean: None,
+                signature_bound: e.signature_varies().then_some(i.signature).flatten(),
+            })
+        })
+        .collect();
+    Report {
+        machine,
+        config: ConfigRecord {
+            iterations: config.iterations,
+            warmup: 0,
+            msg_sizes: vec![32],
+            algs: wanted.iter().map(|w| w.1.to_string()).collect(),
+            ops: Op::ALL
+                .into_iter()
+                .filter(|o| config.ops.is_empty() || config.ops.contains(o))
+                .collect(),
+            peers: config.peers,
+            quick: config.quick,
+            power_model: Some(model::power()),
+            method: "Cortex-M4 under QEMU (netduinoplus2, -icount shift=0): exact instruction \
+                     counts per call from TIM2 at 1 GHz of virtual time (one tick per \
+                     instruction), fresh inputs per call from a per-call splitmix64 seed; \
+                     cycles and times from the model (instructions x CPI, 168 MHz); painted \
+                     process stack; flash and RAM from the ELF",
+        },
+        sizes,
+        results,
+        peer_checks: Vec::new(),
+        statistics: Statistics::default(),
+        notes,
+        static_tables: Vec::new(),
+        profile: None,
+        reductions: Vec::new(),
+        backends: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_carry_the_model_and_the_does_not_fit_reason() {
+        let out = "m4-lab impl=pqlab alg=falcon-512 ops=keygen,sign,sign-expanded,verify\n\
+                   start op=sign-expanded available=126000\n\
+                   call op=sign-expanded i=0 instructions=1000 stack=500\n\
+                   call op=sign-expanded i=1 instructions=3000 stack=700\n\
+                   call op=sign-expanded i=2 instructions=2000 stack=600\n\
+                   start op=keygen available=126000\n\
+                   fault overflow=1 window=125900 psp=0x1ffffff0 cfsr=0x9200 bfar=0x1ffffff0\n";
+        let run = parse::parse(out).unwrap();
+        let fp = elf::Footprint {
+            flash: 5000,
+            ram: 40,
+        };
+        let base = elf::Footprint {
+            flash: 1000,
+            ram: 8,
+        };
+        let r = row("pqlab", "falcon-512", &run.results[0], (fp, base), None).unwrap();
+        assert_eq!(
+            (r.op, r.variant.as_deref()),
+            (Op::Sign, Some("expanded key"))
+        );
+        assert_eq!(r.instructions.unwrap().median_ns, 2000.0);
+        assert_eq!(r.median_cycles, Some(2000.0 * model::CPI));
+        let ms = 2000.0 * model::CPI / 168e6 * 1e3;
+        assert!((r.median_ms.unwrap() - ms).abs() < 1e-12);
+        assert_eq!(r.stack_bytes, Some(700));
+        assert_eq!(
+            r.footprint,
+            elf::Footprint {
+                flash: 4000,
+                ram: 32
+            }
+        );
+        let rr = result_row(&r, &run.results[0]).unwrap();
+        assert!((rr.summary.median_ns - ms * 1e6).abs() < 1e-6);
+        assert_eq!(rr.summary.median_cycles, Some(2000.0 * model::CPI));
+        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), None).unwrap();
+        assert!(k.does_not_fit.as_deref().unwrap().contains("125900 bytes"));
+        assert!(k.instructions.is_none() && result_row(&k, &run.results[1]).is_none());
+        assert!(cross_check(&k).is_none());
+        // The same keygen on QEMU's 192 KiB: it completes, and gives the row its numbers.
+        let big = parse::parse(
+            "m4-lab impl=pqlab alg=falcon-512 ops=keygen calls=2\n\
+             start op=keygen available=190000\n\
+             call op=keygen i=0 instructions=9000 stack=150000\n\
+             call op=keygen i=1 instructions=7000 stack=150400\n\
+             end op=keygen\ndone failures=0\n",
+        )
+        .unwrap();
+        let b = &big.results[0];
+        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), Some(b)).unwrap();
+        let why = k.does_not_fit.as_deref().unwrap();
+        assert!(why.starts_with("does not fit (needs 150400 bytes of stack, has 125900"));
+        assert_eq!(k.instructions.unwrap().median_ns, 8000.0);
+        assert_eq!((k.calls, k.stack_bytes), (2, Some(150400)));
+        let measured = measured_run(&run.results[1], Some(b));
+        assert_eq!(result_row(&k, measured).unwrap().sample_ns.len(), 2);
+        // An emulator run that overflows too: a lower bound.
+        let mut over = b.clone();
+        over.calls.clear();
+        over.fault = run.results[1].fault.clone();
+        let k = row(
+            "pqlab",
+            "falcon-512",
+            &run.results[1],
+            (fp, base),
+            Some(&over),
+        )
+        .unwrap();
+        assert!(k.does_not_fit.unwrap().contains(
+            "needs more than the 125900 bytes of stack it has left beside its inputs \
+                     (which take 64100) in QEMU's 192 KiB too"
+        ));
+        assert!(k.instructions.is_none());
+        // A call whose inputs took most of the stack before it (an expanded key).
+        let f = parse::Fault {
+            overflow: true,
+            window: 26_000,
+            line: String::new(),
+        };
+        let why = does_not_fit(&run.results[1], &f, None);
+        assert!(why.contains(
+            "26000 bytes of stack it has of the 128 KiB RAM left beside its \
+                             inputs (which take 100000)"
+        ));
+        assert_eq!(lab_op("sign-expanded"), Some((Op::Sign, true)));
+        assert_eq!(firmware_op(Op::Sign, true), "sign-expanded");
+        assert_eq!(lab_op("nope"), None);
+    }
+}

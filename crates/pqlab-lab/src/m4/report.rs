@@ -1,0 +1,182 @@
+//! The M4 comparison's reports: the terminal table, the JSON (the common schema with a
+//! top-level `target: "cortex-m4"` and an `m4` object) and the HTML page (the common page with
+//! the M4 table added).
+
+use std::fmt::Write as _;
+
+use super::{M4Report, M4Row, model};
+use crate::LabError;
+
+fn op_label(r: &M4Row) -> String {
+    match &r.variant {
+        Some(v) => format!("{} [{v}]", r.op.name()),
+        None => r.op.name().to_string(),
+    }
+}
+
+/// The cells of the M4 table for one row.
+fn cells(r: &M4Row) -> Vec<String> {
+    let opt = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map_or("-".into(), f);
+    let s = r.instructions;
+    vec![
+        r.implementation.clone(),
+        r.alg.clone(),
+        op_label(r),
+        opt(s.map(|s| s.median_ns), &|v| format!("{v:.0}")),
+        opt(s.map(|s| s.cv * 100.0), &|v| format!("{v:.2}%")),
+        opt(r.median_cycles, &|v| format!("{v:.0}")),
+        opt(r.median_ms, &|v| format!("{v:.2}")),
+        r.stack_bytes.map_or_else(|| "-".into(), |b| b.to_string()),
+        r.footprint.flash.to_string(),
+        r.footprint.ram.to_string(),
+        opt(r.energy_j, &|v| format!("{:.1}", v * 1e6)),
+        opt(r.ops_per_battery, &|v| format!("{v:.3e}")),
+        r.does_not_fit.clone().unwrap_or_default(),
+    ]
+}
+
+const HEAD: [&str; 13] = [
+    "impl",
+    "alg",
+    "op",
+    "instructions",
+    "cv",
+    "est. cycles",
+    "ms@168MHz",
+    "stack B",
+    "flash B",
+    "data+bss B",
+    "energy uJ",
+    "ops/battery",
+    "note",
+];
+
+/// The calibration lines: the counter against loops of known length, and the CPI model
+/// against pqm4.
+fn calibration_text(m: &M4Report, out: &mut String) {
+    for (n, expected, measured) in &m.calibration_loops {
+        let _ = writeln!(
+            out,
+            "calibration: loop of {n} iterations: {expected} instructions expected, {measured} \
+             counted ({:+} = the loop function's call and return)",
+            *measured as i64 - *expected as i64
+        );
+    }
+    let _ = writeln!(
+        out,
+        "cycle model: cycles = instructions x CPI {:.3}, the median of pqm4's cycles / this \
+         lab's instructions for PQClean's clean code:",
+        model::CPI
+    );
+    for (alg, op, ratio, err) in model::calibration() {
+        let _ = writeln!(
+            out,
+            "  {alg} {op}: pqm4 / instructions = {ratio:.3}, model error {:+.1}%",
+            err * 100.0
+        );
+    }
+}
+
+/// The known-answer checks of the verify and decaps calls.
+fn cross_check_text(m: &M4Report, out: &mut String) {
+    for c in &m.cross_checks {
+        let what = if c.op == crate::registry::Op::Decaps {
+            "ciphertexts decapsulated to the known shared secret"
+        } else {
+            "signatures accepted"
+        };
+        let _ = writeln!(
+            out,
+            "known answers: {} {} {}: {} of pqlab's fixture {what}{}",
+            c.implementation,
+            c.alg,
+            c.op.name(),
+            c.checked,
+            if c.passed { "" } else { " FAILED" }
+        );
+    }
+}
+
+/// The terminal summary.
+pub fn text(m: &M4Report) -> String {
+    let mut t = crate::report::text::Table::new(&HEAD);
+    for r in &m.rows {
+        t.rows.push(cells(r));
+    }
+    let mut out = String::new();
+    t.render(
+        &format!(
+            "Cortex-M4 (QEMU netduinoplus2, 128 KiB RAM), {} call(s) per operation; flash and \
+             RAM of the scheme (the image less the harness: {} B flash, {} B data+bss)",
+            m.report.config.iterations, m.baseline.flash, m.baseline.ram
+        ),
+        &mut out,
+    );
+    out.push('\n');
+    calibration_text(m, &mut out);
+    cross_check_text(m, &mut out);
+    for n in &m.report.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+/// The JSON report: the common schema, `target: "cortex-m4"` and the `m4` details.
+pub fn json(m: &M4Report) -> Result<String, LabError> {
+    let err = |e: serde_json::Error| LabError::Report(format!("JSON: {e}"));
+    let mut v = serde_json::to_value(&m.report).map_err(err)?;
+    let cal: Vec<serde_json::Value> = model::calibration()
+        .into_iter()
+        .map(|(alg, op, ratio, error)| {
+            serde_json::json!({ "alg": alg, "op": op, "pqm4_cycles_per_instruction": ratio,
+                                "model_error": error })
+        })
+        .collect();
+    let extra = serde_json::json!({
+        "clock_hz": model::CLOCK_HZ,
+        "cpi": model::CPI,
+        "cpi_calibration": cal,
+        "counter_calibration": m.calibration_loops,
+        "cross_checks": m.cross_checks,
+        "harness": m.baseline,
+        "rows": m.rows,
+    });
+    if let Some(o) = v.as_object_mut() {
+        o.insert("target".into(), "cortex-m4".into());
+        o.insert("m4".into(), extra);
+    }
+    serde_json::to_string_pretty(&v).map_err(err)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The HTML report: the common page with the M4 table and the calibration before its end.
+pub fn html(m: &M4Report) -> Result<String, LabError> {
+    let page = crate::report::html::to_html(&m.report)?;
+    let mut s = String::from("<h2>Cortex-M4</h2><table id=\"m4\"><tr>");
+    for h in HEAD {
+        let _ = write!(s, "<th>{}</th>", escape(h));
+    }
+    s.push_str("</tr>");
+    for r in &m.rows {
+        s.push_str("<tr>");
+        for c in cells(r) {
+            let _ = write!(s, "<td>{}</td>", escape(&c));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</table><pre id=\"m4-calibration\">");
+    let mut cal = String::new();
+    calibration_text(m, &mut cal);
+    cross_check_text(m, &mut cal);
+    s.push_str(&escape(&cal));
+    s.push_str("</pre>");
+    Ok(match page.rfind("</body>") {
+        Some(at) => format!("{}{s}{}", &page[..at], &page[at..]),
+        None => page + &s,
+    })
+}
