@@ -504,12 +504,14 @@ fn sign_loop<P: ParameterSet, B: Ops>(
         // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c) (or c sparse).
         let c = challenge::<P, B>(&c_tilde[..P::C_TILDE_LEN]);
 
-        // Lines 19 to 28: z, then the r0 check, then <<c t0>> and the hints (under
-        // `small-memory` the hints and r0 first, while y is still there to recompute w from).
-        // Each part computes all its rows or columns; only whether it passed is revealed.
+        // Lines 19 to 28: the r0 check first (it rejects most often: about 57 %, 68 % and 61 %
+        // of attempts for ML-DSA-44, 65 and 87, against 46 %, 38 % and 34 % for the z check, so
+        // fewer products with c are computed on average), then z, then <<c t0>> and the hints
+        // (under `small-memory` the hints and r0 first, while y is still there to recompute w
+        // from). Each part computes all its rows or columns; only whether it passed is revealed.
         let accepted = if KEEP_VECTORS {
-            z_columns::<P, B>(sk, prep, &c, z_part)
-                && r0_rows::<P, B>(sk, prep, &c, w.as_mut())
+            r0_rows::<P, B>(sk, prep, &c, w.as_mut())
+                && z_columns::<P, B>(sk, prep, &c, z_part)
                 && hint_rows::<P, B>(sk, prep, &c, w.as_ref(), &Columns::Ntt(&[]), &mut hint_bits)
         } else {
             hint_rows::<P, B>(
