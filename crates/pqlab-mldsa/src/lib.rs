@@ -17,6 +17,7 @@
 extern crate std;
 
 mod backend;
+mod ball;
 mod encode;
 mod error;
 mod expanded;

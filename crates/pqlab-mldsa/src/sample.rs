@@ -10,24 +10,13 @@ use crate::params::{LANES, MAX_L, ParameterSet};
 use crate::poly::Poly;
 
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde: a polynomial with tau
-/// coefficients in {-1, 1} and the rest 0. Runs on public data (c_tilde is published).
+/// coefficients in {-1, 1} and the rest 0, the textbook way, for verification, where c_tilde is
+/// public (it is in the signature). Its rejection loop and the index j of line 9 depend on c:
+/// the signer, whose rejected challenges are secret, uses the constant-time
+/// [`crate::ball::BallMasks`] instead.
 pub(crate) fn sample_in_ball<P: ParameterSet>(c_tilde: &[u8]) -> Poly {
-    let mut c = Poly::ZERO;
-    sample_in_ball_steps::<P>(c_tilde, |i, j, sign| {
-        c.0[i] = c.0[j];
-        c.0[j] = sign;
-    });
-    c
-}
-
-/// FIPS 204, Algorithm 29: SampleInBall(rho), the steps: for i = 256 - tau to 255, `step(i, j,
-/// sign)` with the j <= i of line 7 and the sign (-1)^h\[i + tau - 256\] of line 10, for the
-/// caller to do lines 9 and 10 (c_i = c_j, c_j = sign) on its form of c. Public data.
-pub(crate) fn sample_in_ball_steps<P: ParameterSet>(
-    c_tilde: &[u8],
-    mut step: impl FnMut(usize, usize, i32),
-) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut c = Poly::ZERO;
     let mut h = Shake256::new();
     h.absorb(c_tilde);
     let mut reader = h.finalize();
@@ -37,6 +26,7 @@ pub(crate) fn sample_in_ball_steps<P: ParameterSet>(
     let mut block = reader.squeeze_block();
     let mut pos = 0;
     for (k, i) in (256 - P::TAU..256).enumerate() {
+        // Lines 6 to 8: the first byte j <= i.
         let j = loop {
             if pos == block.len() {
                 block = reader.squeeze_block();
@@ -48,8 +38,11 @@ pub(crate) fn sample_in_ball_steps<P: ParameterSet>(
                 break j;
             }
         };
-        step(i, j, 1 - 2 * (((signs >> k) & 1) as i32));
+        // Lines 9 and 10.
+        c.0[i] = c.0[j];
+        c.0[j] = 1 - 2 * (((signs >> k) & 1) as i32);
     }
+    c
 }
 
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the 34-byte seed rho || s || r, into `a`: a

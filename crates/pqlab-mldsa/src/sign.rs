@@ -6,12 +6,12 @@ use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
 use crate::backend::{Ops, dispatch};
+#[cfg(not(feature = "small-memory"))]
+use crate::ball::BallMasks;
 use crate::encode::hint_bit_pack;
 use crate::keys::{Signature, SigningKey};
 use crate::params::{ByteArray, D, MAX_K, ParameterSet};
 use crate::poly::{Columns, Poly, matrix_rows, row_product};
-#[cfg(not(feature = "small-memory"))]
-use crate::sample::sample_in_ball;
 use crate::sample::{expand_a, expand_mask_packed};
 #[cfg(feature = "small-memory")]
 use crate::sparse::SparseC;
@@ -109,12 +109,13 @@ type Challenge = Poly;
 #[cfg(feature = "small-memory")]
 type Challenge = SparseC;
 
-/// FIPS 204, Algorithm 7 lines 16 to 18: c = SampleInBall(c_tilde) (Algorithm 29), and c_hat =
-/// NTT(c) in the default configuration.
+/// FIPS 204, Algorithm 7 lines 16 to 18: c = SampleInBall(c_tilde) (Algorithm 29, in constant
+/// time: the challenge of an attempt that is then rejected stays secret, [`BallMasks`]), and
+/// c_hat = NTT(c) in the default configuration.
 fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
     #[cfg(not(feature = "small-memory"))]
     {
-        let mut c_hat = sample_in_ball::<P>(c_tilde);
+        let mut c_hat = BallMasks::sample::<P>(c_tilde).to_poly();
         c_hat.ntt::<B>();
         c_hat
     }

@@ -3,13 +3,16 @@
 //! coefficients in the NTT domain, and c s computed by schoolbook multiplication in
 //! Z\[X\]/(X^256 + 1) from the secret polynomial just unpacked (no NTT of c or of the secret).
 //!
-//! The positions of c drive branches and memory indices; c is public data here as in
-//! [`crate::sample::sample_in_ball`] (its rejection sampling already branches on the same
-//! stream). The secret coefficients are only multiplied and added.
+//! c is secret here (the challenge of an attempt that may be rejected): it is sampled in
+//! constant time ([`BallMasks`]) and its signs only multiply. Its positions decide which
+//! coefficients are added where (the same number of additions for every position), so the
+//! addresses touched depend on c: constant-time on the Cortex-M4, the target of this
+//! configuration, which has no data cache; on a core with a data cache they reach different
+//! cache lines (the default configuration, with c in the NTT domain, has no such access).
 
+use crate::ball::BallMasks;
 use crate::params::ParameterSet;
 use crate::poly::Poly;
-use crate::sample::sample_in_ball_steps;
 
 /// The largest tau of any parameter set.
 const MAX_TAU: usize = 60;
@@ -17,41 +20,28 @@ const MAX_TAU: usize = 60;
 /// c = sum_k sign\[k\] X^pos\[k\] over the first `n` entries (c has n = tau nonzero
 /// coefficients, at distinct positions).
 pub(crate) struct SparseC {
-    pos: [u8; MAX_TAU],
-    sign: [i32; MAX_TAU],
+    pos: [u8; MAX_TAU + 1],
+    sign: [i32; MAX_TAU + 1],
     n: usize,
 }
 
 impl SparseC {
-    /// FIPS 204, Algorithm 29: SampleInBall(c_tilde), in sparse form: the steps of
-    /// [`sample_in_ball_steps`] done on the list of nonzero coefficients (line 9 moves the one
-    /// at j, if any, to i, which is still zero; line 10 sets position j).
+    /// FIPS 204, Algorithm 29: SampleInBall(c_tilde), in sparse form: the constant-time
+    /// sampler's masks ([`BallMasks`]) turned into the list of nonzero coefficients in
+    /// increasing position.
     pub(crate) fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
         let mut c = SparseC {
-            pos: [0; MAX_TAU],
-            sign: [0; MAX_TAU],
+            pos: [0; MAX_TAU + 1],
+            sign: [0; MAX_TAU + 1],
             n: 0,
         };
-        sample_in_ball_steps::<P>(c_tilde, |i, j, sign| {
-            let n = c.n;
-            match c.pos[..n].iter().position(|&p| usize::from(p) == j) {
-                Some(t) => {
-                    // c_i = c_j (the entry moves to i), c_j = sign (a new entry at j).
-                    c.pos[t] = i as u8;
-                    c.pos[n] = j as u8;
-                }
-                // c_i = c_j = 0 unless j = i; either way c_j = sign is the new entry.
-                None => c.pos[n] = j as u8,
-            }
-            c.sign[n] = sign;
-            c.n = n + 1;
-        });
+        c.n = BallMasks::sample::<P>(c_tilde).positions(&mut c.pos, &mut c.sign);
         c
     }
 
     /// `out` = c s, the exact product in Z\[X\]/(X^256 + 1), no reduction (|c s| <= tau max
     /// |s_i|): for each nonzero coefficient +-X^p of c, +-s shifted up by p (X^256 = -1: the
-    /// top p coefficients wrap round negated), two straight add or subtract loops.
+    /// top p coefficients wrap round negated), two multiply-add loops.
     pub(crate) fn mul(&self, s: &Poly, out: &mut Poly) {
         let out = &mut out.0;
         out.fill(0);
@@ -59,28 +49,16 @@ impl SparseC {
             let p = usize::from(p);
             let (wrapped, shifted) = out.split_at_mut(p);
             let (low, high) = s.0.split_at(256 - p);
-            if sign > 0 {
-                add(shifted, low);
-                sub(wrapped, high);
-            } else {
-                sub(shifted, low);
-                add(wrapped, high);
-            }
+            add_times(shifted, low, sign);
+            add_times(wrapped, high, -sign);
         }
     }
 }
 
-/// out += v, coefficient-wise.
-fn add(out: &mut [i32], v: &[i32]) {
+/// out += sign v, coefficient-wise (sign = +-1, secret: a product, not a branch).
+fn add_times(out: &mut [i32], v: &[i32], sign: i32) {
     for (o, x) in out.iter_mut().zip(v) {
-        *o += x;
-    }
-}
-
-/// out -= v, coefficient-wise.
-fn sub(out: &mut [i32], v: &[i32]) {
-    for (o, x) in out.iter_mut().zip(v) {
-        *o -= x;
+        *o += sign * x;
     }
 }
 

@@ -1,0 +1,239 @@
+//! FIPS 204, Algorithm 29: SampleInBall, in constant time, for the signer.
+//!
+//! The signer runs SampleInBall on the challenge of every attempt, and the challenges of
+//! rejected attempts are secret: published key-recovery attacks on Dilithium work from exactly
+//! those (a rejected c with the knowledge of why it was rejected). The textbook form
+//! ([`crate::sample::sample_in_ball`], kept for verification, where c is public) leaks c
+//! through its rejection loop (how many bytes each position took) and through the memory index
+//! j of line 9. Here c is held as two 256-bit masks (which coefficients are nonzero, which are
+//! negative) in four 64-bit words each, and every byte of the stream is processed the same way:
+//! whether it is accepted, where it goes and which sign it sets are masks and shift amounts
+//! (variable shifts are constant-time on x86-64 and on the Cortex-M4), never branches or memory
+//! indices.
+//!
+//! One fact is declassified: whether the first `tau + 24` bytes after the sign bits held tau
+//! accepted positions. They fail to with probability below 2^-20 for every parameter set (more
+//! than 24 bytes would have to be rejected; the expected number is 3 to 8); the stream is then
+//! read on, byte by byte in the same constant-time way, from the rest of the first block and
+//! further blocks.
+
+use pqlab_keccak::Shake256;
+use zeroize::Zeroize;
+
+use crate::params::ParameterSet;
+use crate::poly::Poly;
+
+/// Bytes of the first SHAKE256 block after the eight sign bytes.
+const FIRST_BLOCK: usize = 136 - 8;
+
+/// Accepted-position bytes read before the declassified "done?" check: tau plus this many
+/// rejections.
+const SLACK: usize = 24;
+
+/// c in mask form: bit k % 64 of word k / 64 of `nonzero` says c_k != 0, the same bit of
+/// `negative` says c_k = -1. Secret (for an attempt that may still be rejected); wiped on drop.
+pub(crate) struct BallMasks {
+    nonzero: [u64; 4],
+    negative: [u64; 4],
+}
+
+impl Drop for BallMasks {
+    fn drop(&mut self) {
+        self.nonzero.zeroize();
+        self.negative.zeroize();
+    }
+}
+
+/// The running state of Algorithm 29 over the byte stream: `i` is the position being filled
+/// (256 - tau + the number of accepted bytes; 256 when done).
+struct Sampler {
+    c: BallMasks,
+    signs: u64,
+    i: u64,
+    tau: u64,
+}
+
+impl Sampler {
+    /// FIPS 204, Algorithm 29, lines 6 to 10 for one stream byte `b`, in constant time: if
+    /// the sampling is not done and b <= i (line 7 accepts j = b), c_i = c_j (line 9; c_i is
+    /// still zero), c_j = (-1)^h\[i + tau - 256\] (line 10), i + 1; else nothing changes.
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        let j = u64::from(b);
+        let i = self.i;
+        // accept: i < 256 and j <= i (both differences are taken of values below 2^9).
+        let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
+        let accept = active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg();
+        let (jb, ib) = (j & 63, i & 63);
+        // One-hot word selectors: bit w of `at_j` is set if c_j lies in word w.
+        let (at_j, at_i) = (1u64 << (j >> 6), 1u64 << ((i >> 6) & 3));
+        let word = |at: u64, w: usize| ((at >> w) & 1).wrapping_neg();
+        let (mut nz_j, mut neg_j) = (0u64, 0u64);
+        for w in 0..4 {
+            let m = word(at_j, w);
+            nz_j |= self.c.nonzero[w] & m;
+            neg_j |= self.c.negative[w] & m;
+        }
+        let k = i.wrapping_sub(256 - self.tau) & 63;
+        let sign = (self.signs >> k) & 1;
+        // Line 9 (bit i is zero before): c_i = c_j; line 10 after it (so that j = i ends with
+        // the sign): c_j = +-1.
+        let (nz_i, neg_i) = (((nz_j >> jb) & 1) << ib, ((neg_j >> jb) & 1) << ib);
+        let (bit_j, sign_j) = ((1u64 << jb) & accept, (sign << jb) & accept);
+        let (nz_i, neg_i) = (nz_i & accept, neg_i & accept);
+        for w in 0..4 {
+            let (mi, mj) = (word(at_i, w), word(at_j, w));
+            self.c.nonzero[w] |= (nz_i & mi) | (bit_j & mj);
+            self.c.negative[w] =
+                ((self.c.negative[w] | (neg_i & mi)) & !(bit_j & mj)) | (sign_j & mj);
+        }
+        self.i += accept & 1;
+    }
+
+    /// Whether every position is filled (declassified: see the module documentation).
+    fn done(&self) -> bool {
+        self.i == 256
+    }
+}
+
+/// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde, in constant time (module
+/// documentation), as masks. `slack` is the number of rejections allowed before the
+/// declassified check ([`SLACK`]; the tests lower it to reach the rest of the stream).
+fn sample_masks<P: ParameterSet>(c_tilde: &[u8], slack: usize) -> BallMasks {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut h = Shake256::new();
+    h.absorb(c_tilde);
+    let mut reader = h.finalize();
+    let mut first = [0u8; 136];
+    reader.squeeze(&mut first);
+    let (sign_bytes, rest) = first.split_at(8);
+    let mut s = Sampler {
+        c: BallMasks {
+            nonzero: [0; 4],
+            negative: [0; 4],
+        },
+        signs: u64::from_le_bytes(sign_bytes.try_into().unwrap_or([0; 8])),
+        i: (256 - P::TAU) as u64,
+        tau: P::TAU as u64,
+    };
+    let budget = (P::TAU + slack).min(FIRST_BLOCK);
+    for &b in &rest[..budget] {
+        s.byte(b);
+    }
+    if !s.done() {
+        for &b in &rest[budget..] {
+            s.byte(b);
+        }
+        while !s.done() {
+            let mut block = reader.squeeze_block();
+            for &b in &block {
+                s.byte(b);
+            }
+            block.zeroize();
+        }
+    }
+    first.zeroize();
+    s.signs = 0;
+    s.c
+}
+
+impl BallMasks {
+    /// FIPS 204, Algorithm 29: SampleInBall(c_tilde) in constant time (module documentation).
+    pub(crate) fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
+        sample_masks::<P>(c_tilde, SLACK)
+    }
+
+    /// c as a polynomial (coefficients in {-1, 0, 1}), without branches.
+    pub(crate) fn to_poly(&self) -> Poly {
+        let mut c = Poly::ZERO;
+        for (k, coeff) in c.0.iter_mut().enumerate() {
+            let nz = (self.nonzero[k / 64] >> (k % 64)) & 1;
+            let neg = (self.negative[k / 64] >> (k % 64)) & 1;
+            *coeff = (nz as i32) * (1 - 2 * neg as i32);
+        }
+        c
+    }
+
+    /// Calls `f(k, sign)` for each of the tau nonzero coefficients c_k = sign, in increasing k,
+    /// without branches on c: `slots` receives (k, sign) at index "number of nonzero
+    /// coefficients before k" for every k (an entry is overwritten until its coefficient is
+    /// nonzero), so the writes go to a secret index inside one small array (the `small-memory`
+    /// signer's form: on the Cortex-M4, which has no data cache, that is constant-time).
+    #[cfg(any(test, feature = "small-memory"))]
+    pub(crate) fn positions(&self, pos: &mut [u8], sign: &mut [i32]) -> usize {
+        let mut n = 0usize;
+        for k in 0..256 {
+            let nz = ((self.nonzero[k / 64] >> (k % 64)) & 1) as usize;
+            let neg = ((self.negative[k / 64] >> (k % 64)) & 1) as i32;
+            let slot = n.min(pos.len() - 1);
+            pos[slot] = k as u8;
+            sign[slot] = 1 - 2 * neg;
+            n += nz;
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{MlDsa44, MlDsa65, MlDsa87};
+    use crate::sample::sample_in_ball;
+
+    /// The constant-time form equals the textbook one on many challenges, with the usual
+    /// slack and with none (every byte after tau goes through the rest-of-stream path).
+    fn equals_textbook<P: ParameterSet>() -> usize {
+        let mut x = 0x243F_6A88_85A3_08D3u64;
+        let mut cases = 0;
+        for _ in 0..2000 {
+            let c_tilde: [u8; 64] = core::array::from_fn(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            });
+            let c_tilde = &c_tilde[..P::C_TILDE_LEN];
+            let want = sample_in_ball::<P>(c_tilde);
+            for slack in [SLACK, 0] {
+                let got = sample_masks::<P>(c_tilde, slack).to_poly();
+                assert_eq!(got, want, "slack {slack}");
+                cases += 1;
+            }
+            let ones = want.0.iter().filter(|&&v| v != 0).count();
+            assert_eq!(ones, P::TAU);
+        }
+        cases
+    }
+
+    #[test]
+    fn constant_time_sample_in_ball_equals_algorithm_29() {
+        let cases = equals_textbook::<MlDsa44>()
+            + equals_textbook::<MlDsa65>()
+            + equals_textbook::<MlDsa87>();
+        assert_eq!(cases, 3 * 2000 * 2);
+    }
+
+    #[test]
+    fn a_stream_of_rejections_reads_on() {
+        // A sampler fed bytes above every position rejects them all and stays where it is;
+        // an accepted byte then fills position 256 - tau.
+        let mut s = Sampler {
+            c: BallMasks {
+                nonzero: [0; 4],
+                negative: [0; 4],
+            },
+            signs: 1,
+            i: 256 - 39,
+            tau: 39,
+        };
+        for _ in 0..300 {
+            s.byte(255);
+        }
+        assert_eq!(s.i, 256 - 39);
+        s.byte(3);
+        assert_eq!(s.i, 256 - 39 + 1);
+        let c = s.c.to_poly();
+        assert_eq!(c.0[3], -1);
+        assert_eq!(c.0.iter().filter(|&&v| v != 0).count(), 1);
+    }
+}
