@@ -297,10 +297,16 @@ fn parse_log(text: &str) -> (Vec<Error>, Option<usize>) {
             block.push(line);
             continue;
         }
-        if block.len() >= 2 && block[1].trim_start().starts_with("at 0x") {
+        // An error: its description, then `at 0x...` (a notice such as "More than 100 errors
+        // detected" may come first in the same block).
+        if let Some(i) = block
+            .iter()
+            .position(|l| l.trim_start().starts_with("at 0x"))
+            && i > 0
+        {
             errors.push(Error {
-                what: block[0].trim().to_string(),
-                frames: block[1..].iter().filter_map(|l| parse_frame(l)).collect(),
+                what: block[i - 1].trim().to_string(),
+                frames: block[i..].iter().filter_map(|l| parse_frame(l)).collect(),
             });
         }
         block.clear();
@@ -317,7 +323,11 @@ fn is_library(file: &str) -> bool {
 fn site(e: &Error) -> Option<usize> {
     e.frames
         .iter()
-        .position(|f| f.file.as_deref().is_some_and(|file| file.starts_with("pqlab-")))
+        .position(|f| {
+            f.file
+                .as_deref()
+                .is_some_and(|file| file.starts_with("pqlab-"))
+        })
         .filter(|&i| e.frames[i].file.as_deref().is_some_and(is_library))
 }
 
@@ -329,7 +339,9 @@ fn expected_for(e: &Error) -> Option<&'static Expected> {
     EXPECTED.iter().find(|x| {
         file.starts_with(x.file)
             && (x.lines.is_empty() || x.lines.contains(&line))
-            && e.frames[at..].iter().any(|f| f.function.contains(x.function))
+            && e.frames[at..]
+                .iter()
+                .any(|f| f.function.contains(x.function))
     })
 }
 
@@ -419,13 +431,18 @@ mod tests {
         ==1==    by 0x2: sample_in_ball<P> (pqlab-mldsa/src/sample.rs:47)\n\
         ==1==    by 0x3: pqlab_ct::taint::ml_dsa (pqlab-ct/src/taint.rs:9)\n\
         ==1==    by 0x4: main (in /tmp/x)\n==1== \n\
-        ==1== ERROR SUMMARY: 5 errors from 1 contexts (suppressed: 0 from 0)\n";
+        ==1== More than 100 errors detected.  Subsequent errors\n\
+        ==1== will still be recorded, but in less detail than before.\n\
+        ==1== Use of uninitialised value of size 8\n\
+        ==1==    at 0x5: f (pqlab-falcon/src/sign.rs:352)\n==1== \n\
+        ==1== ERROR SUMMARY: 5 errors from 2 contexts (suppressed: 0 from 0)\n";
 
     #[test]
     fn parses_errors_and_sites() {
         let (errors, contexts) = parse_log(LOG);
-        assert_eq!(contexts, Some(1));
-        assert_eq!(errors.len(), 1);
+        assert_eq!(contexts, Some(2));
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[1].what, "Use of uninitialised value of size 8");
         let e = &errors[0];
         assert_eq!(e.frames.len(), 4);
         assert_eq!(site(e), Some(1));

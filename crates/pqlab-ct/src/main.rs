@@ -17,7 +17,7 @@
 //!    open finding, each with its reason) or a new one, which fails the check.
 //! 2. **A variable-time instruction gate**. Memcheck does not see an instruction whose
 //!    *timing* depends on its operands (integer division, floating-point division and square
-//!    root). `pqlab-ct gate DISASSEMBLY` reads `objdump -d -l --no-show-raw-insn` of the
+//!    root). `pqlab-ct gate DISASSEMBLY` reads `objdump -d -l -C --no-show-raw-insn` of the
 //!    release binary, attributes each such instruction to the source line of a library crate
 //!    it came from (inlined code keeps its own file and line) and fails on any that is not in
 //!    [`gate::ALLOWED`] (shown to work on public data) or [`gate::KNOWN`] (open findings).
@@ -36,9 +36,14 @@ fn usage() -> ExitCode {
     eprintln!(
         "usage: pqlab-ct taint all|CASE...   (under valgrind; PQLAB_BACKEND picks the back end)\n\
          \x20      pqlab-ct classify LOG...     (memcheck logs of `taint`)\n\
-         \x20      pqlab-ct gate DISASSEMBLY     (objdump -d -l --no-show-raw-insn output)\n\
+         \x20      pqlab-ct gate DISASSEMBLY     (objdump -d -l -C --no-show-raw-insn output)\n\
+         \x20      pqlab-ct list                 (the known findings and the allowlist, with reasons)\n\
          cases: {}",
-        taint::CASES.iter().map(|c| c.0).collect::<Vec<_>>().join(" ")
+        taint::CASES
+            .iter()
+            .map(|c| c.0)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     ExitCode::from(2)
 }
@@ -76,12 +81,31 @@ fn run_taint(names: &[String]) -> ExitCode {
     rc
 }
 
+/// `list`: every known memcheck finding and every gate entry, with its reason.
+fn list() -> ExitCode {
+    println!("memcheck: known findings");
+    for x in findings::EXPECTED {
+        println!(
+            "  {} ({:?}): {} [{}]\n      {}",
+            x.id, x.kind, x.file, x.function, x.reason
+        );
+    }
+    for (name, entries) in [("allowed", gate::ALLOWED), ("known", gate::KNOWN)] {
+        println!("instruction gate: {name}");
+        for e in entries {
+            println!("  {} [{}]\n      {}", e.file, e.function, e.reason);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.split_first() {
         Some((cmd, rest)) if cmd == "taint" && !rest.is_empty() => run_taint(rest),
         Some((cmd, rest)) if cmd == "classify" && !rest.is_empty() => findings::classify(rest),
         Some((cmd, [file])) if cmd == "gate" => gate::gate(file),
+        Some((cmd, [])) if cmd == "list" => list(),
         _ => usage(),
     }
 }

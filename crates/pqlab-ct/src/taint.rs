@@ -27,8 +27,8 @@ use crate::valgrind::{public, public_val, secret};
 use pqlab_falcon::{ExpandedKey, NONCE_LEN, SigningKey as FnSk};
 use pqlab_mldsa::{ExpandedSigningKey, MlDsa44, MlDsa65, MlDsa87};
 use pqlab_mldsa::{ParameterSet as DsaParams, SigningKey as DsaSk};
-use pqlab_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024};
 use pqlab_mlkem::ParameterSet as KemParams;
+use pqlab_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024};
 
 /// Operating-system randomness marked secret: what every randomized operation receives.
 struct SecretRng;
@@ -84,7 +84,8 @@ fn ml_dsa<P: DsaParams>() -> Result<(), String> {
     let sk = DsaSk::<P>::generate_with_rng(&mut SecretRng).map_err(|e| e.to_string())?;
     let pk = sk.verifying_key();
     public(pk.as_bytes());
-    let pk = pqlab_mldsa::VerifyingKey::<P>::from_bytes(pk.as_bytes()).map_err(|e| e.to_string())?;
+    let pk =
+        pqlab_mldsa::VerifyingKey::<P>::from_bytes(pk.as_bytes()).map_err(|e| e.to_string())?;
     // skEncode(rho, K, tr, s1, s2, t0): rho and tr public, K, s1, s2 and t0 secret.
     let mut sk_bytes = sk.to_expanded();
     let sk_len = sk_bytes.as_ref().len();
@@ -92,16 +93,22 @@ fn ml_dsa<P: DsaParams>() -> Result<(), String> {
     let sk = DsaSk::<P>::from_expanded(sk_bytes.as_ref()).map_err(|e| e.to_string())?;
     sk_bytes.as_mut().fill(0);
     // Sign (Algorithm 2), hedged with secret rnd; the signature is published.
-    let sig = sk.sign_with_rng(&mut SecretRng, MSG, CTX).map_err(|e| e.to_string())?;
+    let sig = sk
+        .sign_with_rng(&mut SecretRng, MSG, CTX)
+        .map_err(|e| e.to_string())?;
     public(sig.as_bytes());
-    pk.verify(MSG, CTX, &sig).map_err(|e| format!("signature does not verify: {e}"))?;
+    pk.verify(MSG, CTX, &sig)
+        .map_err(|e| format!("signature does not verify: {e}"))?;
     // The same with the expanded key (A_hat and the NTT forms of s1, s2, t0 kept).
     let esk = ExpandedSigningKey::new(sk);
     let mut rnd = [0u8; 32];
     os_secret(&mut rnd);
-    let sig = esk.sign_with_rnd(MSG, CTX, &rnd).map_err(|e| e.to_string())?;
+    let sig = esk
+        .sign_with_rnd(MSG, CTX, &rnd)
+        .map_err(|e| e.to_string())?;
     public(sig.as_bytes());
-    pk.verify(MSG, CTX, &sig).map_err(|e| format!("expanded-key signature does not verify: {e}"))
+    pk.verify(MSG, CTX, &sig)
+        .map_err(|e| format!("expanded-key signature does not verify: {e}"))
 }
 
 /// FIPS 203: ML-KEM.KeyGen, Encaps and Decaps (valid and invalid ciphertext) for one set.
@@ -118,7 +125,9 @@ fn ml_kem<P: KemParams>() -> Result<(), String> {
     let dk = DecapsulationKey::<P>::from_expanded(dk_bytes.as_ref()).map_err(|e| e.to_string())?;
     dk_bytes.as_mut().fill(0);
     // Encaps (Algorithm 20) with a secret m; the ciphertext is published.
-    let (ct, ss) = ek.encapsulate_with_rng(&mut SecretRng).map_err(|e| e.to_string())?;
+    let (ct, ss) = ek
+        .encapsulate_with_rng(&mut SecretRng)
+        .map_err(|e| e.to_string())?;
     public(ct.as_bytes());
     // Decaps (Algorithm 21) of the valid ciphertext and of a corrupted one (implicit
     // rejection).
@@ -157,7 +166,10 @@ fn falcon<const N: usize>(expanded: bool) -> Result<(), String> {
     // Key generation from a secret 48-byte seed; the public key h is published.
     let sk = FnSk::<N>::generate_with_rng(os_secret).map_err(|e| e.to_string())?;
     let mut pk_bytes = [0u8; 1793];
-    let n = sk.verifying_key().encode(&mut pk_bytes).map_err(|e| e.to_string())?;
+    let n = sk
+        .verifying_key()
+        .encode(&mut pk_bytes)
+        .map_err(|e| e.to_string())?;
     public(&pk_bytes[..n]);
     let vk = pqlab_falcon::VerifyingKey::<N>::decode(&pk_bytes[..n]).map_err(|e| e.to_string())?;
     // The encoded secret key: the header public, f, g and F secret.
@@ -181,11 +193,15 @@ fn falcon<const N: usize>(expanded: bool) -> Result<(), String> {
     let mut sig_bytes = [0u8; 1462];
     let n = sig.encode(&mut sig_bytes).map_err(|e| e.to_string())?;
     public(&sig_bytes[..n]);
-    vk.verify(MSG, &sig_bytes[..n]).map_err(|e| format!("signature does not verify: {e}"))
+    vk.verify(MSG, &sig_bytes[..n])
+        .map_err(|e| format!("signature does not verify: {e}"))
 }
 
+/// One tainted case: keygen and the operations of one parameter set.
+pub type Case = fn() -> Result<(), String>;
+
 /// The cases, by name: `(name, run)`.
-pub const CASES: &[(&str, fn() -> Result<(), String>)] = &[
+pub const CASES: &[(&str, Case)] = &[
     ("ml-dsa-44", ml_dsa::<MlDsa44>),
     ("ml-dsa-65", ml_dsa::<MlDsa65>),
     ("ml-dsa-87", ml_dsa::<MlDsa87>),

@@ -65,7 +65,12 @@ pub fn error_count() -> u64 {
 
 /// Marks `bytes` secret: memcheck treats them as undefined from now on.
 pub fn secret(bytes: &[u8]) {
-    request(0, MAKE_MEM_UNDEFINED, bytes.as_ptr() as u64, bytes.len() as u64);
+    request(
+        0,
+        MAKE_MEM_UNDEFINED,
+        bytes.as_ptr() as u64,
+        bytes.len() as u64,
+    );
 }
 
 /// Declassifies the bytes of `value` (see [`public`]).
@@ -77,5 +82,10 @@ pub fn public_val<T: ?Sized>(value: &T) {
 /// Declassifies `bytes` (makes them public): memcheck treats them as defined from now on. Call
 /// only at the public points the harness documents.
 pub fn public(bytes: &[u8]) {
-    request(0, MAKE_MEM_DEFINED, bytes.as_ptr() as u64, bytes.len() as u64);
+    request(
+        0,
+        MAKE_MEM_DEFINED,
+        bytes.as_ptr() as u64,
+        bytes.len() as u64,
+    );
 }
