@@ -134,6 +134,8 @@ typedef int (*ver_fn)(const uint8_t *, size_t, const uint8_t *, size_t, const ui
 typedef int (*open_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *);
 typedef int (*sig_ctx_derand_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *,
                                  size_t, const uint8_t *, const uint8_t *);
+typedef int (*sig_ctx_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                          const uint8_t *);
 typedef int (*ver_ctx_fn)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
                           size_t, const uint8_t *);
 typedef int (*fn_sig_derand_fn)(uint8_t *, size_t *, const uint8_t *, size_t, const uint8_t *,
@@ -149,6 +151,7 @@ struct sign_set {
     sig_fn sign;
     open_fn open;
     /* ML-DSA only */
+    sig_ctx_fn signature_ctx;
     sig_ctx_derand_fn signature_ctx_derand;
     ver_ctx_fn verify_ctx;
     const char *kat_id; /* "44", "65", "87" */
@@ -163,7 +166,8 @@ struct sign_set {
      PQLAB_MLDSA##N##_CRYPTO_BYTES, PQLAB_MLDSA##N##_crypto_sign_keypair,                    \
      PQLAB_MLDSA##N##_crypto_sign_keypair_derand, PQLAB_MLDSA##N##_crypto_sign_signature,     \
      PQLAB_MLDSA##N##_crypto_sign_verify, PQLAB_MLDSA##N##_crypto_sign,                       \
-     PQLAB_MLDSA##N##_crypto_sign_open, PQLAB_MLDSA##N##_crypto_sign_signature_ctx_derand,    \
+     PQLAB_MLDSA##N##_crypto_sign_open, PQLAB_MLDSA##N##_crypto_sign_signature_ctx,           \
+     PQLAB_MLDSA##N##_crypto_sign_signature_ctx_derand,                                      \
      PQLAB_MLDSA##N##_crypto_sign_verify_ctx, #N, NULL, NULL, NULL, 0}
 
 #define FALCON_SET(N, LOGN)                                                                   \
@@ -172,6 +176,7 @@ struct sign_set {
      PQLAB_FALCON##N##_crypto_sign_keypair, PQLAB_FALCON##N##_crypto_sign_keypair_derand,    \
      PQLAB_FALCON##N##_crypto_sign_signature, PQLAB_FALCON##N##_crypto_sign_verify,          \
      PQLAB_FALCON##N##_crypto_sign, PQLAB_FALCON##N##_crypto_sign_open, NULL, NULL, NULL,    \
+     NULL,                                                                                   \
      PQLAB_FALCON##N##_crypto_sign_signature_derand, PQLAB_FALCON##N##_crypto_sign_derand,   \
      "falcon-kat/falcon" #N "-KAT.rsp", LOGN}
 
@@ -212,6 +217,23 @@ static void sign_round_trip(const struct sign_set *s) {
     /* The empty message, with a null pointer. */
     CHECK(s->signature(sig, &siglen, NULL, 0, sk) == 0 && s->verify(sig, siglen, NULL, 0, pk) == 0,
           "%s: empty message", s->name);
+    /* ML-DSA contexts: a signature with a context verifies only with it; 256 bytes are refused. */
+    if (s->signature_ctx) {
+        uint8_t ctx[256];
+        memset(ctx, 0x5a, sizeof ctx);
+        CHECK(s->signature_ctx(sig, &siglen, msg, mlen, ctx, 255, sk) == 0 &&
+                  s->verify_ctx(sig, siglen, msg, mlen, ctx, 255, pk) == 0,
+              "%s: 255-byte context", s->name);
+        CHECK(s->verify(sig, siglen, msg, mlen, pk) == -1 &&
+                  s->verify_ctx(sig, siglen, msg, mlen, ctx, 254, pk) == -1,
+              "%s: other contexts rejected", s->name);
+        CHECK(s->signature_ctx(sig, &siglen, msg, mlen, ctx, 256, sk) == -1 && siglen == 0 &&
+                  s->verify_ctx(sig, s->bytes, msg, mlen, ctx, 256, pk) == -1,
+              "%s: 256-byte context refused", s->name);
+        CHECK(s->signature_ctx(sig, &siglen, msg, mlen, NULL, 0, sk) == 0 &&
+                  s->verify(sig, siglen, msg, mlen, pk) == 0,
+              "%s: empty context is ML-DSA's default", s->name);
+    }
     /* crypto_sign / crypto_sign_open. */
     CHECK(s->sign(sm, &smlen, msg, mlen, sk) == 0 && smlen > mlen && smlen <= s->bytes + mlen,
           "%s: crypto_sign", s->name);
@@ -227,6 +249,26 @@ static void sign_round_trip(const struct sign_set *s) {
     CHECK(s->sign(sm, &smlen, sm, mlen, sk) == 0, "%s: crypto_sign in place", s->name);
     CHECK(s->open(sm, &m2len, sm, smlen, pk) == 0 && same(sm, m2len, msg, mlen),
           "%s: crypto_sign_open in place", s->name);
+    /* Falcon's signed message: a wrong length field or header byte is rejected. */
+    if (s->logn) {
+        CHECK(s->sign(sm, &smlen, msg, mlen, sk) == 0, "%s: crypto_sign", s->name);
+        uint8_t l0 = sm[0], l1 = sm[1];
+        sm[0] = 0, sm[1] = 0;
+        CHECK(s->open(m2, &m2len, sm, smlen, pk) == -1, "%s: L = 0 rejected", s->name);
+        sm[0] = 0xff, sm[1] = 0xff;
+        CHECK(s->open(m2, &m2len, sm, smlen, pk) == -1, "%s: L too large rejected", s->name);
+        sm[0] = l0, sm[1] = (uint8_t)(l1 + 1);
+        CHECK(s->open(m2, &m2len, sm, smlen, pk) == -1, "%s: L off by one rejected", s->name);
+        sm[1] = l1;
+        sm[42 + mlen] ^= 0x10;
+        CHECK(s->open(m2, &m2len, sm, smlen, pk) == -1, "%s: header 0x30 + logn rejected",
+              s->name);
+        sm[42 + mlen] ^= 0x10;
+        CHECK(s->open(m2, &m2len, sm, 41, pk) == -1 && s->open(m2, &m2len, sm, 0, pk) == -1,
+              "%s: sm shorter than the nonce rejected", s->name);
+        CHECK(s->open(m2, &m2len, sm, smlen, pk) == 0 && same(m2, m2len, msg, mlen),
+              "%s: restored sm opens", s->name);
+    }
     /* Null pointers and a malformed secret key. */
     CHECK(s->keypair(NULL, sk) == -1 && s->keypair(pk, NULL) == -1, "%s: null key buffers",
           s->name);
