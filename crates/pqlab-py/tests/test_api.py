@@ -1,0 +1,40 @@
+"""The module's surface: the type stubs shipped in the wheel (pqlab/__init__.pyi, from the
+repository root's pqlab.pyi) name exactly the classes and methods the extension has."""
+
+import ast
+import pathlib
+
+import pytest
+
+import pqlab
+
+
+def stub_classes():
+    path = pathlib.Path(pqlab.__file__).with_name("__init__.pyi")
+    if not path.is_file():
+        pytest.skip(f"no stub file beside the installed module ({path})")
+    tree = ast.parse(path.read_text())
+    return {
+        node.name: {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+def test_stubs_match_the_module():
+    stubs = stub_classes()
+    runtime = {name for name in dir(pqlab) if isinstance(getattr(pqlab, name), type)}
+    assert set(stubs) == runtime
+    assert len(runtime) == 1 + 2 * (3 + 3 + 2)
+    for name, methods in stubs.items():
+        cls = getattr(pqlab, name)
+        for method in methods:
+            assert hasattr(cls, method), f"{name}.{method}"
+        if name != "InvalidSignature":
+            public = {m for m in vars(cls) if not m.startswith("_")}
+            assert public == methods - {"__eq__"}, name
+
+
+def test_exceptions():
+    assert issubclass(pqlab.InvalidSignature, Exception)
+    assert isinstance(pqlab.__version__, str)
