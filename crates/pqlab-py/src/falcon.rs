@@ -5,6 +5,8 @@
 //! 40-byte nonce, compressed s2). The generic functions do the work; the classes (one pair per
 //! parameter set, since a Python class cannot be generic) only name the degree.
 
+use std::borrow::Cow;
+
 use pqlab_falcon::{Error, ExpandedKey, SEED_LEN, Signature, SigningKey, VerifyingKey};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -134,14 +136,18 @@ impl Falcon512PrivateKey {
     /// The key pair of a 48-byte seed, as the round-3 reference derives it (SHAKE256 over the
     /// seed drives NTRUGen; the NIST KAT key pairs come out of their DRBG's first 48 bytes).
     #[staticmethod]
-    fn from_seed_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
-        from_seed(py, data).map(Self)
+    fn from_seed_bytes(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(py, &data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an encoded secret key (Falcon spec v1.2, Section 3.11.5, header 0x59).
     #[staticmethod]
-    fn from_private_bytes(data: &[u8]) -> PyResult<Self> {
-        from_private_bytes(data).map(Self)
+    fn from_private_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_private_bytes(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The encoded secret key (Falcon spec v1.2, Section 3.11.5; 1281 bytes).
@@ -156,8 +162,8 @@ impl Falcon512PrivateKey {
 
     /// Signs `data` (Falcon spec v1.2, Algorithm 10: Sign): the detached compressed signature
     /// (header 0x39, 40-byte nonce, compressed s2; at most 688 bytes).
-    fn sign<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        sign(py, &self.0, data)
+    fn sign<'py>(&self, py: Python<'py>, data: Cow<'_, [u8]>) -> PyResult<Bound<'py, PyBytes>> {
+        sign(py, &self.0, &data)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -174,8 +180,8 @@ pub struct Falcon512PublicKey(Box<VerifyingKey<512>>);
 impl Falcon512PublicKey {
     /// The key of an encoded public key (Falcon spec v1.2, Section 3.11.4, header 0x09).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded public key (Falcon spec v1.2, Section 3.11.4; 897 bytes).
@@ -185,8 +191,8 @@ impl Falcon512PublicKey {
 
     /// Verifies the detached signature `signature` of `data` (Falcon spec v1.2, Algorithm 16:
     /// Verify); raises `InvalidSignature` if it does not verify or is malformed.
-    fn verify(&self, signature: &[u8], data: &[u8]) -> PyResult<()> {
-        verify(&self.0, signature, data)
+    fn verify(&self, signature: Cow<'_, [u8]>, data: Cow<'_, [u8]>) -> PyResult<()> {
+        verify(&self.0, &signature, &data)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -209,14 +215,18 @@ impl Falcon1024PrivateKey {
     /// The key pair of a 48-byte seed, as the round-3 reference derives it (SHAKE256 over the
     /// seed drives NTRUGen; the NIST KAT key pairs come out of their DRBG's first 48 bytes).
     #[staticmethod]
-    fn from_seed_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
-        from_seed(py, data).map(Self)
+    fn from_seed_bytes(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(py, &data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an encoded secret key (Falcon spec v1.2, Section 3.11.5, header 0x5A).
     #[staticmethod]
-    fn from_private_bytes(data: &[u8]) -> PyResult<Self> {
-        from_private_bytes(data).map(Self)
+    fn from_private_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_private_bytes(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The encoded secret key (Falcon spec v1.2, Section 3.11.5; 2305 bytes).
@@ -231,8 +241,8 @@ impl Falcon1024PrivateKey {
 
     /// Signs `data` (Falcon spec v1.2, Algorithm 10: Sign): the detached compressed signature
     /// (header 0x3A, 40-byte nonce, compressed s2; at most 1328 bytes).
-    fn sign<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        sign(py, &self.0, data)
+    fn sign<'py>(&self, py: Python<'py>, data: Cow<'_, [u8]>) -> PyResult<Bound<'py, PyBytes>> {
+        sign(py, &self.0, &data)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -249,8 +259,8 @@ pub struct Falcon1024PublicKey(Box<VerifyingKey<1024>>);
 impl Falcon1024PublicKey {
     /// The key of an encoded public key (Falcon spec v1.2, Section 3.11.4, header 0x0A).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded public key (Falcon spec v1.2, Section 3.11.4; 1793 bytes).
@@ -260,8 +270,8 @@ impl Falcon1024PublicKey {
 
     /// Verifies the detached signature `signature` of `data` (Falcon spec v1.2, Algorithm 16:
     /// Verify); raises `InvalidSignature` if it does not verify or is malformed.
-    fn verify(&self, signature: &[u8], data: &[u8]) -> PyResult<()> {
-        verify(&self.0, signature, data)
+    fn verify(&self, signature: Cow<'_, [u8]>, data: Cow<'_, [u8]>) -> PyResult<()> {
+        verify(&self.0, &signature, &data)
     }
 
     fn __repr__(&self) -> &'static str {

@@ -45,6 +45,14 @@ fn invalid_signature() -> PyErr {
     InvalidSignature::new_err("signature does not verify")
 }
 
+/// Wipes the copy of a secret input that PyO3 made from a `bytearray` or `memoryview` (a
+/// `bytes` argument is borrowed, not copied).
+fn wipe(data: std::borrow::Cow<'_, [u8]>) {
+    if let std::borrow::Cow::Owned(mut copy) = data {
+        zeroize::Zeroize::zeroize(&mut copy);
+    }
+}
+
 /// The Python module `pqlab`.
 #[pymodule]
 fn pqlab(m: &Bound<'_, PyModule>) -> PyResult<()> {

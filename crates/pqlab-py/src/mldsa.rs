@@ -2,6 +2,8 @@
 //! ML-DSA-65 and ML-DSA-87. The generic functions do the work; the classes (one pair per
 //! parameter set, since a Python class cannot be generic) only name the parameter set.
 
+use std::borrow::Cow;
+
 use pqlab_mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
 };
@@ -128,14 +130,18 @@ impl MlDsa44PrivateKey {
 
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 32-byte seed xi.
@@ -159,11 +165,11 @@ impl MlDsa44PrivateKey {
     fn sign<'py>(
         &self,
         py: Python<'py>,
-        data: &[u8],
-        context: Option<&[u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
         deterministic: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        sign(py, &self.0, data, context, deterministic)
+        sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -180,8 +186,8 @@ pub struct MlDsa44PublicKey(Box<VerifyingKey<MlDsa44>>);
 impl MlDsa44PublicKey {
     /// The key of an encoded public key (FIPS 204, Algorithm 23: pkDecode).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded public key (FIPS 204, Algorithm 22: pkEncode).
@@ -192,8 +198,13 @@ impl MlDsa44PublicKey {
     /// Verifies `signature` of `data` with `context` (FIPS 204, Algorithm 3: ML-DSA.Verify);
     /// raises `InvalidSignature` if it does not verify.
     #[pyo3(signature = (signature, data, context = None))]
-    fn verify(&self, signature: &[u8], data: &[u8], context: Option<&[u8]>) -> PyResult<()> {
-        verify(&self.0, signature, data, context)
+    fn verify(
+        &self,
+        signature: Cow<'_, [u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
+    ) -> PyResult<()> {
+        verify(&self.0, &signature, &data, context.as_deref())
     }
 
     fn __repr__(&self) -> &'static str {
@@ -215,14 +226,18 @@ impl MlDsa65PrivateKey {
 
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 32-byte seed xi.
@@ -246,11 +261,11 @@ impl MlDsa65PrivateKey {
     fn sign<'py>(
         &self,
         py: Python<'py>,
-        data: &[u8],
-        context: Option<&[u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
         deterministic: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        sign(py, &self.0, data, context, deterministic)
+        sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -267,8 +282,8 @@ pub struct MlDsa65PublicKey(Box<VerifyingKey<MlDsa65>>);
 impl MlDsa65PublicKey {
     /// The key of an encoded public key (FIPS 204, Algorithm 23: pkDecode).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded public key (FIPS 204, Algorithm 22: pkEncode).
@@ -279,8 +294,13 @@ impl MlDsa65PublicKey {
     /// Verifies `signature` of `data` with `context` (FIPS 204, Algorithm 3: ML-DSA.Verify);
     /// raises `InvalidSignature` if it does not verify.
     #[pyo3(signature = (signature, data, context = None))]
-    fn verify(&self, signature: &[u8], data: &[u8], context: Option<&[u8]>) -> PyResult<()> {
-        verify(&self.0, signature, data, context)
+    fn verify(
+        &self,
+        signature: Cow<'_, [u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
+    ) -> PyResult<()> {
+        verify(&self.0, &signature, &data, context.as_deref())
     }
 
     fn __repr__(&self) -> &'static str {
@@ -302,14 +322,18 @@ impl MlDsa87PrivateKey {
 
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 32-byte seed xi.
@@ -333,11 +357,11 @@ impl MlDsa87PrivateKey {
     fn sign<'py>(
         &self,
         py: Python<'py>,
-        data: &[u8],
-        context: Option<&[u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
         deterministic: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        sign(py, &self.0, data, context, deterministic)
+        sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -354,8 +378,8 @@ pub struct MlDsa87PublicKey(Box<VerifyingKey<MlDsa87>>);
 impl MlDsa87PublicKey {
     /// The key of an encoded public key (FIPS 204, Algorithm 23: pkDecode).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded public key (FIPS 204, Algorithm 22: pkEncode).
@@ -366,8 +390,13 @@ impl MlDsa87PublicKey {
     /// Verifies `signature` of `data` with `context` (FIPS 204, Algorithm 3: ML-DSA.Verify);
     /// raises `InvalidSignature` if it does not verify.
     #[pyo3(signature = (signature, data, context = None))]
-    fn verify(&self, signature: &[u8], data: &[u8], context: Option<&[u8]>) -> PyResult<()> {
-        verify(&self.0, signature, data, context)
+    fn verify(
+        &self,
+        signature: Cow<'_, [u8]>,
+        data: Cow<'_, [u8]>,
+        context: Option<Cow<'_, [u8]>>,
+    ) -> PyResult<()> {
+        verify(&self.0, &signature, &data, context.as_deref())
     }
 
     fn __repr__(&self) -> &'static str {

@@ -2,6 +2,8 @@
 //! ML-KEM-768 and ML-KEM-1024. The generic functions do the work; the classes (one pair per
 //! parameter set, since a Python class cannot be generic) only name the parameter set.
 
+use std::borrow::Cow;
+
 use pqlab_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, Error, MlKem512, MlKem768, MlKem1024,
     ParameterSet,
@@ -112,15 +114,19 @@ impl MlKem512PrivateKey {
 
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 64-byte seed d || z.
@@ -142,9 +148,9 @@ impl MlKem512PrivateKey {
     fn decapsulate<'py>(
         &self,
         py: Python<'py>,
-        ciphertext: &[u8],
+        ciphertext: Cow<'_, [u8]>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        decapsulate(py, &self.0, ciphertext)
+        decapsulate(py, &self.0, &ciphertext)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -161,8 +167,8 @@ pub struct MlKem512PublicKey(Box<EncapsulationKey<MlKem512>>);
 impl MlKem512PublicKey {
     /// The key of an encoded encapsulation key ek (modulus check of FIPS 203, Section 7.2).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded encapsulation key ek.
@@ -198,15 +204,19 @@ impl MlKem768PrivateKey {
 
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 64-byte seed d || z.
@@ -228,9 +238,9 @@ impl MlKem768PrivateKey {
     fn decapsulate<'py>(
         &self,
         py: Python<'py>,
-        ciphertext: &[u8],
+        ciphertext: Cow<'_, [u8]>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        decapsulate(py, &self.0, ciphertext)
+        decapsulate(py, &self.0, &ciphertext)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -247,8 +257,8 @@ pub struct MlKem768PublicKey(Box<EncapsulationKey<MlKem768>>);
 impl MlKem768PublicKey {
     /// The key of an encoded encapsulation key ek (modulus check of FIPS 203, Section 7.2).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded encapsulation key ek.
@@ -284,15 +294,19 @@ impl MlKem1024PrivateKey {
 
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
-    fn from_seed_bytes(data: &[u8]) -> PyResult<Self> {
-        from_seed(data).map(Self)
+    fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_seed(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
-    fn from_expanded_bytes(data: &[u8]) -> PyResult<Self> {
-        from_expanded(data).map(Self)
+    fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        let key = from_expanded(&data).map(Self);
+        crate::wipe(data);
+        key
     }
 
     /// The 64-byte seed d || z.
@@ -314,9 +328,9 @@ impl MlKem1024PrivateKey {
     fn decapsulate<'py>(
         &self,
         py: Python<'py>,
-        ciphertext: &[u8],
+        ciphertext: Cow<'_, [u8]>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        decapsulate(py, &self.0, ciphertext)
+        decapsulate(py, &self.0, &ciphertext)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -333,8 +347,8 @@ pub struct MlKem1024PublicKey(Box<EncapsulationKey<MlKem1024>>);
 impl MlKem1024PublicKey {
     /// The key of an encoded encapsulation key ek (modulus check of FIPS 203, Section 7.2).
     #[staticmethod]
-    fn from_public_bytes(data: &[u8]) -> PyResult<Self> {
-        public_from_bytes(data).map(Self)
+    fn from_public_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
+        public_from_bytes(&data).map(Self)
     }
 
     /// The encoded encapsulation key ek.
