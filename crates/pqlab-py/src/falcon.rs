@@ -24,7 +24,8 @@ fn to_py(e: Error) -> PyErr {
 
 /// A secret key and its expanded form (Falcon spec v1.2, Algorithm 8: the FFT basis and the
 /// Falcon tree), made once so that each signature costs only Algorithm 10 and signing needs
-/// about 34 KiB (n = 512) or 63 KiB (n = 1024) of stack instead of 150 or 300 KiB.
+/// about 34 KiB (n = 512) or 63 KiB (n = 1024) of stack instead of about 46 or 84 KiB, and
+/// is about a third faster.
 struct Keys<const N: usize> {
     sk: Box<SigningKey<N>>,
     expanded: Box<ExpandedKey<N>>,
