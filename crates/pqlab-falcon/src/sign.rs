@@ -139,16 +139,9 @@ impl<const N: usize> ExpandedKey<N> {
     pub fn sign_with_rng(
         &self,
         msg: &[u8],
-        mut fill: impl FnMut(&mut [u8]) -> bool,
+        fill: impl FnMut(&mut [u8]) -> bool,
     ) -> Result<Signature<N>, Error> {
-        let mut nonce = [0u8; NONCE_LEN];
-        let mut seed = [0u8; SEED_LEN];
-        if !fill(&mut nonce) || !fill(&mut seed) {
-            return Err(Error::Randomness);
-        }
-        let sig = self.sign_with_seed(msg, &nonce, &seed);
-        seed.zeroize();
-        Ok(sig)
+        sign_fresh(fill, |nonce, seed| self.sign_with_seed(msg, nonce, seed))
     }
 
     /// Signs with OS randomness.
@@ -156,6 +149,23 @@ impl<const N: usize> ExpandedKey<N> {
     pub fn sign(&self, msg: &[u8]) -> Result<Signature<N>, Error> {
         self.sign_with_rng(msg, |b| getrandom::fill(b).is_ok())
     }
+}
+
+/// Draws a nonce and then a sampler seed from `fill` (false: the source failed) and signs with
+/// them through `sign`; the seed is wiped afterwards.
+fn sign_fresh<const N: usize>(
+    mut fill: impl FnMut(&mut [u8]) -> bool,
+    sign: impl FnOnce(&[u8; NONCE_LEN], &[u8; SEED_LEN]) -> Signature<N>,
+) -> Result<Signature<N>, Error> {
+    let mut nonce = [0u8; NONCE_LEN];
+    let mut seed = [0u8; SEED_LEN];
+    if !fill(&mut nonce) || !fill(&mut seed) {
+        seed.zeroize();
+        return Err(Error::Randomness);
+    }
+    let sig = sign(&nonce, &seed);
+    seed.zeroize();
+    Ok(sig)
 }
 
 impl<const N: usize> SigningKey<N> {
@@ -184,16 +194,9 @@ impl<const N: usize> SigningKey<N> {
     pub fn sign_with_rng(
         &self,
         msg: &[u8],
-        mut fill: impl FnMut(&mut [u8]) -> bool,
+        fill: impl FnMut(&mut [u8]) -> bool,
     ) -> Result<Signature<N>, Error> {
-        let mut nonce = [0u8; NONCE_LEN];
-        let mut seed = [0u8; SEED_LEN];
-        if !fill(&mut nonce) || !fill(&mut seed) {
-            return Err(Error::Randomness);
-        }
-        let sig = self.sign_with_seed(msg, &nonce, &seed);
-        seed.zeroize();
-        Ok(sig)
+        sign_fresh(fill, |nonce, seed| self.sign_with_seed(msg, nonce, seed))
     }
 
     /// Signs with OS randomness.

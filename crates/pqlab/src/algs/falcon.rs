@@ -163,10 +163,15 @@ impl<const N: usize> SignatureScheme for Falcon<N> {
         Ok(out)
     }
 
+    /// Only what makes the file a signature of another kind: its header byte (Falcon spec v1.2,
+    /// Section 3.11). A signature of this parameter set that does not decode (compressed s2 cut
+    /// short, non-canonical, out of range, trailing bytes) is a signature that does not verify
+    /// (exit status 1), not an input error.
     fn check_signature(&self, sig: &[u8]) -> Result<(), String> {
-        Signature::<N>::decode(sig)
-            .map(|_| ())
-            .map_err(|e| describe(&e))
+        match Signature::<N>::decode(sig) {
+            Err(e @ Error::InvalidHeader { .. }) => Err(describe(&e)),
+            _ => Ok(()),
+        }
     }
 
     fn verify(
@@ -178,7 +183,10 @@ impl<const N: usize> SignatureScheme for Falcon<N> {
     ) -> Result<bool, String> {
         plain_only(self.name, opts)?;
         let vk = VerifyingKey::<N>::decode(pk).map_err(|e| describe(&e))?;
-        let sig = Signature::<N>::decode(sig).map_err(|e| describe(&e))?;
+        // A malformed encoding does not verify ([`Self::check_signature`]).
+        let Ok(sig) = Signature::<N>::decode(sig) else {
+            return Ok(false);
+        };
         match vk.verify_signature(msg, &sig) {
             Ok(()) => Ok(true),
             Err(Error::InvalidSignature) => Ok(false),
