@@ -257,10 +257,16 @@ impl Fpr {
         Fpr(x + (IMPLICIT & nonzero_exp(exp_of(x))))
     }
 
-    /// a^2.
-    #[inline(always)]
+    /// a^2 (as `a * a`, with one exponent, a positive sign and one zero test).
+    #[inline(never)]
     pub fn sqr(self) -> Fpr {
-        self.mul(self)
+        let x = self.0;
+        let ex = exp_of(x);
+        let m = (x & MANT) | IMPLICIT;
+        let z = mant_mul(m, m);
+        let c = (z >> 62) as i32;
+        let z = double_low(z);
+        Fpr(pack_top(0, 2 * ex as i32 - 1023 + c, ex as i32 - 1, z))
     }
 
     /// 1 / a, correctly rounded (a non-zero).
@@ -275,51 +281,47 @@ impl Fpr {
         Fpr(crate::fpr_emu_sqrt::sqrt_bits(self.0))
     }
 
-    /// a rounded towards zero, with the discarded fraction: (|a| truncated, fraction non-zero,
-    /// the half bit, fraction bits below the half bit non-zero, sign).
+    /// a rounded towards zero, with the discarded fraction (|a| < 2^63): (2 |a| truncated, plus
+    /// the half bit; the trailing zeros of the mantissa t at the top of 64 bits; the position k
+    /// of the half bit in t, at most 63; the sign as a mask). The fraction is non-zero when t
+    /// has at most k trailing zeros, and below one half non-zero when it has fewer than k.
     #[inline(always)]
-    fn split_int(self) -> (u64, bool, bool, bool, u64) {
+    fn split_int(self) -> (u64, u32, u32, i64) {
         let x = self.0;
-        let e = exp_of(x) as i32;
-        let m = ((x & MANT) | IMPLICIT) & nonzero_exp(e as u32);
-        let s = x >> 63;
-        // |a| = m 2^k (only |a| < 2^63 is supported: k <= 10).
-        let k = e - 1075;
-        let left = k.clamp(0, 63) as u32;
-        // r fraction bits (r = 0: none; r >= 64: m is all fraction, below one half).
-        let r = (-k).clamp(0, 64) as u32;
-        let int = ((m >> (r & 63)) & mask(r < 64)) << left;
-        let frac = (m << ((64 - r) & 63)) & mask(r != 0);
-        let half = (frac >> 63) == 1;
-        let below = (frac << 1) != 0;
-        (int, frac != 0, half, below, s)
+        let e = exp_of(x);
+        // a = t 2^(e - 1086) with t in [2^63, 2^64) (0 for a zero a: no implicit bit).
+        let t = ((x << 12) >> 1) | (u64::from(e != 0) << 63);
+        // The half bit is bit 1085 - e of t; below one half (1085 - e >= 64) nothing is left.
+        let k = 1085u32.wrapping_sub(e);
+        let kk = k.min(63);
+        let h2 = (t >> kk) & mask(k < 64);
+        (h2, t.trailing_zeros(), kk, (x as i64) >> 63)
     }
 
     /// a rounded to the nearest integer, ties to even (|a| < 2^63).
     #[inline(never)]
     pub fn rint(self) -> i64 {
-        let (int, _, half, below, s) = self.split_int();
-        let up = u64::from(half & (below | ((int & 1) == 1)));
+        let (h2, tz, k, neg) = self.split_int();
+        let int = h2 >> 1;
+        // Up when the half bit is set and the bits below it, or the last integer bit, are.
+        let up = h2 & (u64::from(tz < k) | int) & 1;
         let v = (int + up) as i64;
-        let neg = mask(s == 1) as i64;
         (v ^ neg) - neg
     }
 
     /// The largest integer not above a (|a| < 2^63).
     #[inline(never)]
     pub fn floor(self) -> i64 {
-        let (int, frac, _, _, s) = self.split_int();
-        let v = int as i64;
-        let neg = mask(s == 1) as i64;
-        ((v ^ neg) - neg) - i64::from((s == 1) & frac)
+        let (h2, tz, k, neg) = self.split_int();
+        let v = (h2 >> 1) as i64;
+        ((v ^ neg) - neg) - (neg & i64::from(tz <= k))
     }
 
     /// a rounded towards zero (|a| < 2^63).
     #[inline(never)]
     pub fn trunc(self) -> i64 {
-        let (int, _, _, _, s) = self.split_int();
-        let v = int as i64;
-        let neg = mask(s == 1) as i64;
+        let (h2, _, _, neg) = self.split_int();
+        let v = (h2 >> 1) as i64;
         (v ^ neg) - neg
     }
 }

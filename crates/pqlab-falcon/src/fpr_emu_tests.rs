@@ -257,8 +257,9 @@ fn conversions_match_native() {
         let i = (r as i64) >> (next(&mut s) % 64);
         assert_eq!(Fpr::of(i).to_bits(), (i as f64).to_bits(), "of {i}");
         // Values below 2^62 in magnitude, with fractions, halves and integers.
-        let a = match r % 3 {
-            0 => rnd_exp(&mut s, 900, 1023 + 61),
+        let a = match r % 4 {
+            0 => rnd_exp(&mut s, 900, 1023 + 62),
+            3 => rnd_exp(&mut s, 1015, 1030),
             1 => ((next(&mut s) % 20001) as f64 - 10000.0) * 0.5,
             _ => rnd_exp(&mut s, 1, 1023 + 61),
         };
@@ -282,6 +283,19 @@ fn conversions_match_native() {
         4503599627370497.0,
         -4503599627370497.5,
         1e-310,
+        -1e-310,
+        0.5,
+        -0.5,
+        0.49999999999999994,
+        -0.49999999999999994,
+        0.5000000000000001,
+        1.5,
+        -1.5,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        4611686018427387904.0,
+        -9223372036854774784.0,
+        9223372036854774784.0,
     ] {
         assert_eq!(f(a).trunc(), a as i64);
         assert_eq!(f(a).floor(), a.floor() as i64);
