@@ -9,21 +9,27 @@
 //! not handled (Falcon never produces them; a subnormal operand gives zero or a value near it).
 //!
 //! Constant time: every operation runs a fixed sequence of integer instructions (masks instead
-//! of branches, shifts by register, `leading_zeros`, which is CLZ on the Cortex-M4 and BSR or
-//! LZCNT on x86-64); the reciprocal and the square root use multiplications only (no division
-//! instruction, whose timing depends on the operands on the Cortex-M4).
+//! of branches, shifts by register, `leading_zeros` and `trailing_zeros`, which are CLZ and
+//! RBIT on the Cortex-M4 and BSR / LZCNT and TZCNT / BSF on x86-64, all of fixed latency);
+//! the reciprocal and the square root use multiplications only (no division instruction,
+//! whose timing depends on the operands on the Cortex-M4).
 //!
-//! The larger operations (`add`, `mul`, `of`, `inv`, `sqrt`, `rint`, `floor`, `trunc`) are
-//! `#[inline(never)]`, as the reference's `fpr.c` functions are: each is one branch-free body
+//! The larger operations (`add`, `mul`, `sqr`, `of`, `inv`, `sqrt`, `rint`, `floor`, `trunc`)
+//! are `#[inline(never)]`, as the reference's `fpr.c` functions are: each is one branch-free body
 //! (checked in the x86-64 and thumbv7em disassembly), out of reach of LLVM's conversion of
 //! conditional moves into branches inside loops (seen on x86-64 when they were inlined into
 //! the FFT loops), and of its vectorization of those loops with emulated 64-bit lanes (slower
 //! on x86-64); the call costs less than either.
 //!
-//! Cost on 32-bit cores: mantissas are multiplied as 32-bit limbs (UMULL, no 64 x 64 -> 128
-//! library call); the reciprocal and the square root are Newton iterations on 32-bit words
-//! followed by an exact remainder in wrapping 64-bit arithmetic and a fixed number of masked
-//! corrections (see `fpr_emu_inv.rs` and `fpr_emu_sqrt.rs`).
+//! Cost: every rounding works on a value brought to \[2^62, 2^63) by left shifts only (the
+//! bits below the 53-bit mantissa are the round bit and the sticky ones), so that rounding to
+//! nearest even is one addition (`pack_top`); the alignment's sticky bit in `add` comes from
+//! the trailing zeros of the smaller mantissa, and `trunc`, `floor` and `rint` shift the
+//! mantissa once and read the fraction from its trailing zeros. On 32-bit cores mantissas are
+//! multiplied as 32-bit limbs (UMULL and UMLAL, no 64 x 64 -> 128 library call); the
+//! reciprocal and the square root are Newton iterations on 32-bit words followed by an exact
+//! remainder in wrapping 64-bit arithmetic and a fixed number of masked corrections (see
+//! `fpr_emu_inv.rs` and `fpr_emu_sqrt.rs`).
 
 use zeroize::Zeroize;
 
