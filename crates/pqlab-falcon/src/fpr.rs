@@ -101,12 +101,20 @@ impl Fpr {
             0x8000000000000000,
         ];
         let mut y = C[0];
-        let z = (self.mul(Fpr::PTWO63).trunc() as u64) << 1;
+        let z = (self.scale_p63().trunc() as u64) << 1;
         for &c in &C[1..] {
             y = c.wrapping_sub(mulhi(z, y));
         }
-        let z = (ccs.mul(Fpr::PTWO63).trunc() as u64) << 1;
+        let z = (ccs.scale_p63().trunc() as u64) << 1;
         mulhi(z, y)
+    }
+
+    /// A value whose truncation is that of a 2^63 (`a.mul(Fpr::PTWO63)`), for |a| < 1: the
+    /// exponent field plus 63, exact for a normal a; a zero (or subnormal) a becomes a value
+    /// below 2^-959 in magnitude, truncated to 0 as a 2^63 is.
+    #[inline(always)]
+    fn scale_p63(self) -> Fpr {
+        Fpr::from_bits(self.to_bits() + (63 << 52))
     }
 }
 
@@ -145,5 +153,38 @@ impl core::ops::Neg for Fpr {
     #[inline(always)]
     fn neg(self) -> Fpr {
         Fpr::neg(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fpr;
+
+    /// The exponent shift truncates as the multiplication by 2^63 does, on the operands of
+    /// `expm_p63` (in [0, 1], and slightly negative) and on zeros.
+    #[test]
+    fn scale_p63_truncates_as_the_product() {
+        let mut s = 0x0123_4567_89AB_CDEFu64;
+        let check = |b: u64| {
+            let a = Fpr::from_bits(b);
+            assert_eq!(a.scale_p63().trunc(), a.mul(Fpr::PTWO63).trunc(), "{b:#x}");
+        };
+        for b in [
+            0u64,
+            1 << 63,
+            1,
+            Fpr::ONE.to_bits() - 1,
+            Fpr::LOG2.to_bits(),
+        ] {
+            check(b);
+        }
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            // Exponents 0 to 1022 (|a| < 1), either sign.
+            let e = (s >> 52) % 1023;
+            check((s & ((1 << 63) | ((1 << 52) - 1))) | (e << 52));
+        }
     }
 }

@@ -4,7 +4,7 @@
 extern crate std;
 
 use super::inv::approx_quotient;
-use super::{Fpr, align, mant_mul_limbs, mant_mul_wide};
+use super::{Fpr, mant_mul_limbs, mant_mul_wide};
 
 /// A xorshift generator (deterministic, no dependency).
 fn next(s: &mut u64) -> u64 {
@@ -206,31 +206,44 @@ fn reciprocal_estimate_is_within_one() {
     }
 }
 
-/// The two mantissa products (one 128-bit product, four 32-bit ones) agree.
+/// The two mantissa products (one 128-bit product, four 32-bit ones) agree, and equal the
+/// high half of the exact product with the sticky bit.
 #[test]
 fn mantissa_products_agree() {
     let mut s = 0xABCD_EF01_2345_6789u64;
-    let edges = [
+    let check = |a: u64, b: u64| {
+        let p = u128::from(a) * u128::from(b);
+        let want = ((p >> 43) as u64) | u64::from(p & ((1 << 43) - 1) != 0);
+        assert_eq!(mant_mul_wide(a, b), want, "{a:#x} {b:#x}");
+        assert_eq!(mant_mul_limbs(a, b), want, "{a:#x} {b:#x}");
+    };
+    let xs = [
         1u64 << 52,
         (1 << 52) + 1,
         (1 << 53) - 1,
-        (1 << 53) - 2,
         0x1F_FFFF_0000_0000,
     ];
-    for &a in &edges {
-        for &b in &edges {
-            assert_eq!(mant_mul_limbs(a, b), mant_mul_wide(a, b), "{a:#x} {b:#x}");
+    let ys = [
+        1u64 << 52,
+        (1 << 52) + (1 << 21),
+        (1 << 53) - 2,
+        0x1F_FFFF_FFFF_F800,
+    ];
+    for &a in &xs {
+        for &b in &ys {
+            check(a, b);
         }
     }
     for _ in 0..1_000_000 {
+        // Random mantissas, and with runs of low zero bits (products whose low 43 bits are
+        // zero: the sticky bit).
         let a = (next(&mut s) >> 11) | (1 << 52);
         let b = (next(&mut s) >> 11) | (1 << 52);
-        // Also products whose low 50 bits are zero (the sticky bit).
-        let b2 = ((b >> 30) << 30) | (1 << 52);
-        assert_eq!(mant_mul_limbs(a, b), mant_mul_wide(a, b), "{a:#x} {b:#x}");
-        assert_eq!(
-            mant_mul_limbs(a >> 25 << 25 | (1 << 52), b2),
-            mant_mul_wide(a >> 25 << 25 | (1 << 52), b2)
+        check(a, b);
+        let k = next(&mut s) % 53;
+        check(
+            a >> k << k | (1 << 52),
+            b >> (43 - k.min(43)) << (43 - k.min(43)) | (1 << 52),
         );
     }
 }
@@ -244,8 +257,9 @@ fn conversions_match_native() {
         let i = (r as i64) >> (next(&mut s) % 64);
         assert_eq!(Fpr::of(i).to_bits(), (i as f64).to_bits(), "of {i}");
         // Values below 2^62 in magnitude, with fractions, halves and integers.
-        let a = match r % 3 {
-            0 => rnd_exp(&mut s, 900, 1023 + 61),
+        let a = match r % 4 {
+            0 => rnd_exp(&mut s, 900, 1023 + 62),
+            3 => rnd_exp(&mut s, 1015, 1030),
             1 => ((next(&mut s) % 20001) as f64 - 10000.0) * 0.5,
             _ => rnd_exp(&mut s, 1, 1023 + 61),
         };
@@ -269,6 +283,19 @@ fn conversions_match_native() {
         4503599627370497.0,
         -4503599627370497.5,
         1e-310,
+        -1e-310,
+        0.5,
+        -0.5,
+        0.49999999999999994,
+        -0.49999999999999994,
+        0.5000000000000001,
+        1.5,
+        -1.5,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        4611686018427387904.0,
+        -9223372036854774784.0,
+        9223372036854774784.0,
     ] {
         assert_eq!(f(a).trunc(), a as i64);
         assert_eq!(f(a).floor(), a.floor() as i64);
@@ -276,21 +303,25 @@ fn conversions_match_native() {
     }
 }
 
-/// The alignment shift keeps a sticky bit for every shift below 64 and drops the operand
-/// beyond.
+/// Sums with a zero (the sticky bit a zero y may get) and with the smallest and largest
+/// alignment shifts, for every exponent, both signs.
 #[test]
-fn alignment_keeps_the_sticky_bit() {
-    let mut s = 0x2468_ACE0_1357_9BDFu64;
-    for i in 0..200_000u32 {
-        let r = next(&mut s) >> 1;
-        // Operands with runs of low zero bits (the sticky bit then depends on the exact count).
-        let m = (r >> (i % 40)) << (i % 40);
-        let d = i % 140;
-        let want = if d >= 64 {
-            0
-        } else {
-            (m >> d) | u64::from(m & ((1u64 << d) - 1) != 0)
-        };
-        assert_eq!(align(m, d), want, "{m:#x} >> {d}");
+fn sums_with_zeros_and_every_shift_match_native() {
+    let mut s = 0x0F0F_1E1E_2D2D_3C3Cu64;
+    let mut n = 0u32;
+    for e in 1..2047u64 {
+        for _ in 0..8 {
+            let a = f64::from_bits((next(&mut s) & ((1 << 63) | ((1 << 52) - 1))) | (e << 52));
+            n += check_pair(a, 0.0) + check_pair(a, -0.0) + check_pair(0.0, a);
+            // b = a 2^-k for k up to 70 (shifts 0 to 70), with a random mantissa.
+            let k = next(&mut s) % 71;
+            if e > k + 1 {
+                let b = f64::from_bits(
+                    (next(&mut s) & ((1 << 63) | ((1 << 52) - 1))) | ((e - k) << 52),
+                );
+                n += check_pair(a, b) + check_pair(b, a);
+            }
+        }
     }
+    assert!(n > 400_000, "{n}");
 }
