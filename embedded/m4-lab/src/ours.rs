@@ -69,8 +69,9 @@ trait Signatures {
     fn keygen(seed: &Self::Seed) -> impl Sized;
     /// Signs with fixture `f`'s encoded secret key, as PQClean's crypto_sign_signature.
     fn sign(f: usize, msg: &[u8], rnd: &Self::Rnd) -> Option<Self::Signature>;
-    /// Fixture `f`'s secret key, decoded and expanded.
-    fn expand(f: usize) -> Option<Self::Expanded>;
+    /// Runs `body` with fixture `f`'s secret key decoded and expanded (built in place in this
+    /// function's frame: an expanded key is large, and returning it would copy it).
+    fn with_expanded<R>(f: usize, body: impl FnOnce(&Self::Expanded) -> R) -> Option<R>;
     /// Signs with an expanded key.
     fn sign_expanded(ek: &Self::Expanded, msg: &[u8], rnd: &Self::Rnd) -> Option<Self::Signature>;
     /// Whether `sig` verifies under fixture `f`'s public key (outside the measured call).
@@ -119,10 +120,10 @@ fn sign<S: Signatures>(rng: &mut Rng, f: usize) -> Result<Measured, &'static str
 #[cfg(signatures)]
 #[inline(never)]
 fn sign_expanded<S: Signatures>(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-    let ek = S::expand(f).ok_or("bad fixture secret key")?;
     let msg: [u8; 32] = rng.bytes();
     let rnd = S::rnd(rng);
-    let (m, sig) = measure(|| S::sign_expanded(&ek, &msg, &rnd));
+    let (m, sig) = S::with_expanded(f, |ek| measure(|| S::sign_expanded(ek, &msg, &rnd)))
+        .ok_or("bad fixture secret key")?;
     checked::<S>(m, f, &msg, sig.as_ref())
 }
 
@@ -187,9 +188,10 @@ mod alg {
             sk.sign_with_rnd(msg, &[], rnd).ok()
         }
 
-        fn expand(f: usize) -> Option<ExpandedSigningKey<P>> {
+        fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedSigningKey<P>) -> R) -> Option<R> {
             let sk = SigningKey::<P>::from_expanded(&SK[f]).ok()?;
-            Some(ExpandedSigningKey::new(sk))
+            let ek = ExpandedSigningKey::new(sk);
+            Some(body(&ek))
         }
 
         fn sign_expanded(
@@ -257,8 +259,10 @@ mod alg {
             Some(sk.sign_with_seed(msg, nonce, seed))
         }
 
-        fn expand(f: usize) -> Option<ExpandedKey<N>> {
-            SigningKey::<N>::decode(&SK[f]).ok().map(|sk| sk.expand())
+        fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedKey<N>) -> R) -> Option<R> {
+            let sk = SigningKey::<N>::decode(&SK[f]).ok()?;
+            let ek = sk.expand();
+            Some(body(&ek))
         }
 
         fn sign_expanded(
