@@ -92,3 +92,57 @@ fn rows_carry_the_model_and_the_does_not_fit_reason() {
     assert_eq!(firmware_op(Op::Sign, true), "sign-expanded");
     assert_eq!(lab_op("nope"), None);
 }
+
+#[test]
+fn full_runs_add_the_other_configurations_beside_the_default() {
+    if std::env::var_os("PQLAB_M4_CONFIGS").is_some() {
+        return; // the variable overrides the rule tested here
+    }
+    let mut config = Config::quick();
+    config.algs = vec!["ml-kem-512".into(), "falcon-512".into()];
+    config.peers = true;
+    let names = |c: &Config| -> Vec<String> { images(c).into_iter().map(label).collect() };
+    assert_eq!(
+        names(&config),
+        [
+            "pqlab falcon-512",
+            "pqlab ml-kem-512",
+            "pqclean falcon-512",
+            "pqclean ml-kem-512"
+        ]
+    );
+    config.quick = false;
+    assert_eq!(
+        names(&config),
+        [
+            "pqlab falcon-512",
+            "pqlab falcon-512 (fpr-emu)",
+            "pqlab ml-kem-512",
+            "pqlab ml-kem-512 (small-memory)",
+            "pqclean falcon-512",
+            "pqclean ml-kem-512",
+        ]
+    );
+    assert_eq!(
+        qemu::image_name("pqlab", "ml-kem-512", "small-memory", qemu::Ram::Emulator),
+        "pqlab-ml-kem-512-small-memory-emulator-ram.elf"
+    );
+    assert_eq!(
+        qemu::image_name("pqclean", "ml-kem-512", "", qemu::Ram::Chip),
+        "pqclean-ml-kem-512.elf"
+    );
+    // The common report's variant names both the expanded key and the configuration.
+    let out = "m4-lab impl=pqlab alg=falcon-512 ops=sign-expanded\n\
+               start op=sign-expanded available=126000\n\
+               call op=sign-expanded i=0 instructions=1000 stack=500\n";
+    let run = parse::parse(out).unwrap();
+    let fp = elf::Footprint { flash: 1, ram: 0 };
+    let emu = Image {
+        config: "fpr-emu",
+        ..F512
+    };
+    let r = row(emu, &run.results[0], (fp, fp), None).unwrap();
+    assert_eq!(r.config.as_deref(), Some("fpr-emu"));
+    assert_eq!(common_variant(&r).as_deref(), Some("expanded key, fpr-emu"));
+    assert!(r.distribution.is_none(), "one call has no spread");
+}
