@@ -1,7 +1,7 @@
 //! Build script of the M4 lab firmware:
 //!
-//! * passes the linker script (and `-nostartfiles` when a GCC driver links) and writes its
-//!   MEMORY block, `memory.x` (128 KiB of SRAM, or QEMU's 192 KiB with `emulator-ram`);
+//! * sets up the link of the shared runtime (`../m4-rt/link.rs`: its `link.x`, and `memory.x`
+//!   with 128 KiB of SRAM, or QEMU's 192 KiB with `emulator-ram`);
 //! * picks the one parameter set of this image from the cargo features and writes
 //!   `$OUT_DIR/fixtures.rs`: `FIXTURES` key pairs, messages, signatures or ciphertexts made on
 //!   the host by pqlab's own crates (the inputs of sign / verify / encaps / decaps, placed in the
@@ -16,6 +16,8 @@ use std::env;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+include!("../m4-rt/link.rs");
 
 /// Key pairs (and their signatures or ciphertexts) in an image.
 const FIXTURES: usize = 4;
@@ -375,25 +377,11 @@ fn ffi(ns: &str) -> String {
 fn main() {
     let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into()));
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
-    println!("cargo:rustc-link-search={}", dir.display());
     // memory.x: the real chip's 128 KiB of SRAM, or QEMU's 192 KiB (`emulator-ram`).
-    let sram_kib = if feature("emulator-ram") { 192 } else { 128 };
-    let memory = format!(
-        "MEMORY\n{{\n  FLASH : ORIGIN = 0x08000000, LENGTH = 1024K\n  \
-         STACK : ORIGIN = 0x20000000, LENGTH = {}K\n  \
-         RAM   : ORIGIN = 0x20000000 + {}K, LENGTH = 4K\n}}\n",
-        sram_kib - 4,
-        sram_kib - 4
-    );
-    std::fs::write(out.join("memory.x"), memory).expect("write memory.x");
-    println!("cargo:rustc-link-search={}", out.display());
-    println!("cargo:rustc-link-arg-bins=-Tlink.x");
-    if env::var("RUSTC_LINKER").is_ok_and(|l| l.ends_with("gcc")) {
-        println!("cargo:rustc-link-arg-bins=-nostartfiles");
-    }
-    println!("cargo:rerun-if-changed=link.x");
+    link_runtime(if feature("emulator-ram") { 192 } else { 128 });
     println!("cargo:rerun-if-changed=cinclude");
-    println!("cargo:rerun-if-env-changed=RUSTC_LINKER");
+    // `signatures`: the image's scheme signs (ML-DSA, Falcon), for `src/ours.rs`.
+    println!("cargo::rustc-check-cfg=cfg(signatures)");
 
     let chosen: Vec<_> = ALGS.iter().filter(|a| feature(a.0)).collect();
     let mut code = String::new();
@@ -404,6 +392,10 @@ fn main() {
         ),
         [(alg, ns, krate, folder)] => {
             let _ = writeln!(code, "// Fixtures of {alg}, made by pqlab on the host.");
+            let _ = writeln!(code, "pub const ALG: &str = \"{alg}\";");
+            if !alg.starts_with("ml-kem") {
+                println!("cargo::rustc-cfg=signatures");
+            }
             let _ = writeln!(code, "pub const COUNT: usize = {FIXTURES};");
             match *alg {
                 "ml-dsa-44" => mldsa::<pqlab_mldsa::MlDsa44>(&mut code),

@@ -1,5 +1,4 @@
-//! Passes the linker script, and `-nostartfiles` when the linker is a GCC driver
-//! (`arm-none-eabi-gcc`, used with Debian's rustc, which has no `rust-lld`). Writes
+//! Sets up the link of the shared runtime (`../m4-rt/link.rs`: the chip's 128 KiB). Writes
 //! `$OUT_DIR/falcon_kat.rs`: the public key, message and detached signature of record 0 of
 //! the Falcon-512 and Falcon-1024 round-3 KAT files (from `$PQLAB_VECTORS`, else
 //! `../../../shared/vectors`), or `None` where the files are absent (a failure under CI=true).
@@ -7,6 +6,8 @@
 use std::env;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+include!("../m4-rt/link.rs");
 
 /// Bytes from hex digits.
 fn unhex(s: &str) -> Vec<u8> {
@@ -55,12 +56,7 @@ fn kat_const(name: &str, dir: Option<&PathBuf>, file: &str, logn: u8) -> String 
 
 fn main() {
     let dir = env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    println!("cargo:rustc-link-search={dir}");
-    println!("cargo:rustc-link-arg-bins=-Tlink.x");
-    if env::var("RUSTC_LINKER").is_ok_and(|l| l.ends_with("gcc")) {
-        println!("cargo:rustc-link-arg-bins=-nostartfiles");
-    }
-    println!("cargo:rerun-if-changed=link.x");
+    link_runtime(128);
     let vectors = env::var_os("PQLAB_VECTORS")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)

@@ -30,6 +30,7 @@
 #![no_main]
 
 mod meter;
+#[path = "../../m4-rt/rt.rs"]
 mod rt;
 #[cfg_attr(feature = "pqclean", path = "pqclean.rs")]
 #[cfg_attr(not(feature = "pqclean"), path = "ours.rs")]
@@ -74,7 +75,7 @@ pub extern "C" fn main() -> ! {
         if ops.is_some_and(|list| !list.split(',').any(|o| o == op)) {
             continue;
         }
-        let _ = writeln!(out, "start op={op} available={}", meter::available());
+        let _ = writeln!(out, "start op={op} available={}", rt::available());
         for i in 0..calls {
             match scheme::call(op, k as u32, i) {
                 Ok(m) => {

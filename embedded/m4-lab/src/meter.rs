@@ -9,7 +9,8 @@
 //! nor real cycle timing: these are instructions, not cycles.)
 //!
 //! Stack: before each measured call, the free process stack below the caller's frame is
-//! painted with a pattern; after it, the deepest overwritten word gives the call's peak.
+//! painted with a pattern; after it, the deepest overwritten word gives the call's peak
+//! (`rt::paint`, `rt::used`).
 
 use core::hint::black_box;
 
@@ -19,7 +20,6 @@ const EGR: usize = 0x14;
 const CNT: usize = 0x24;
 const PSC: usize = 0x28;
 const ARR: usize = 0x2C;
-const PATTERN: u32 = 0x5A5A_A5A5;
 
 fn tim2(reg: usize) -> *mut u32 {
     (TIM2 + reg) as *mut u32
@@ -49,44 +49,6 @@ fn count() -> u32 {
     c
 }
 
-/// The current stack pointer.
-#[inline(always)]
-fn sp() -> usize {
-    let sp: usize;
-    // SAFETY: reads the stack pointer register.
-    unsafe { core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack)) };
-    sp
-}
-
-/// Paints the process stack from its floor up to 64 bytes below the current stack pointer;
-/// returns that upper end.
-#[inline(always)]
-fn paint() -> usize {
-    let top = (sp() - 64) & !3;
-    let mut a = crate::rt::psp_bottom();
-    while a < top {
-        // SAFETY: free process stack below the live frames (link.x reserves the region).
-        unsafe { (a as *mut u32).write_volatile(PATTERN) };
-        a += 4;
-    }
-    top
-}
-
-/// Bytes below `top` written since `paint` returned it.
-fn used(top: usize) -> usize {
-    let mut a = crate::rt::psp_bottom();
-    // SAFETY: as in `paint`; only reads.
-    while a < top && unsafe { (a as *const u32).read_volatile() } == PATTERN {
-        a += 4;
-    }
-    top - a
-}
-
-/// The process stack free below the current frame (what a measured call may use).
-pub fn available() -> usize {
-    ((sp() - 64) & !3) - crate::rt::psp_bottom()
-}
-
 /// One measurement: instructions and peak stack of a call.
 #[derive(Clone, Copy)]
 pub struct Measured {
@@ -106,23 +68,18 @@ fn call<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The painted window's top while a measured call runs, else 0 (for the fault report).
-pub static WINDOW_TOP: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
-
 /// Runs `f` once and measures it; returns the measurement and `f`'s result.
 #[inline(never)]
 pub fn measure<R>(f: impl FnOnce() -> R) -> (Measured, R) {
-    let top = paint();
-    WINDOW_TOP.store(top, core::sync::atomic::Ordering::Relaxed);
+    let top = crate::rt::paint();
     let t0 = count();
     let r = black_box(call(f));
     let t1 = count();
-    WINDOW_TOP.store(0, core::sync::atomic::Ordering::Relaxed);
     // SAFETY: single-threaded firmware; OVERHEAD is written only by `calibrate`, before.
     let overhead = unsafe { OVERHEAD };
     let m = Measured {
         instructions: t1.wrapping_sub(t0).wrapping_sub(overhead),
-        stack: used(top),
+        stack: crate::rt::used(top),
     };
     (m, r)
 }

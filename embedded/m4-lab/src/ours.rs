@@ -1,7 +1,11 @@
 //! pqlab's operations of this image's parameter set. Each operation is its own function, so
 //! that the objects one prepares (decoded keys, outputs) live in its frame, above the painted
 //! window, and a check of the output (a signature verified, a shared secret compared) runs
-//! after the measured call.
+//! after the measured call. ML-DSA and Falcon share one driver (the [`Signatures`] trait and
+//! the generic functions below it); ML-KEM has its own.
+//!
+//! Every measured call starts from encoded keys (bytes), as PQClean's API does: decoding a key
+//! (and, for ML-KEM, expanding A_hat) is part of the operation for both implementations.
 
 #[cfg(not(feature = "baseline"))]
 use crate::meter::{Measured, Rng, measure};
@@ -19,9 +23,17 @@ pub const IMPL: &str = if cfg!(feature = "baseline") {
     "pqlab"
 };
 
+/// The parameter set.
+#[cfg(not(feature = "baseline"))]
+pub const ALG: &str = fixtures::ALG;
+#[cfg(feature = "baseline")]
+pub const ALG: &str = "none";
+
+/// The operations this image measures.
+pub const OPS: &[&str] = alg::OPS;
+
 #[cfg(feature = "baseline")]
 mod alg {
-    pub const NAME: &str = "none";
     pub const OPS: &[&str] = &[];
 }
 
@@ -30,17 +42,117 @@ pub fn call(_: &str, _: u32, _: u32) -> Result<crate::meter::Measured, &'static 
     Err("the baseline image has no operations")
 }
 
-/// The parameter set.
-pub const ALG: &str = alg::NAME;
-/// The operations this image measures.
-pub const OPS: &[&str] = alg::OPS;
+/// Call `i` of operation `op` (number `k` in [`OPS`]) on fresh inputs.
+#[cfg(not(feature = "baseline"))]
+pub fn call(op: &str, k: u32, i: u32) -> Result<Measured, &'static str> {
+    let mut rng = Rng::new(k, i);
+    alg::call(op, &mut rng, i as usize % fixtures::COUNT)
+}
+
+/// A signature scheme as the generic operations below drive it; `f` names a fixture (a key
+/// pair made on the host, with a message and its signature).
+#[cfg(signatures)]
+trait Signatures {
+    /// Key generation's seed.
+    type Seed;
+    /// The randomness of one signing call.
+    type Rnd;
+    /// A signature.
+    type Signature;
+    /// A signing key expanded for repeated signing.
+    type Expanded;
+    /// Draws a key generation seed.
+    fn seed(rng: &mut Rng) -> Self::Seed;
+    /// Draws the randomness of a signing call.
+    fn rnd(rng: &mut Rng) -> Self::Rnd;
+    /// Key generation (its output: the key pair, encoded or not).
+    fn keygen(seed: &Self::Seed) -> impl Sized;
+    /// Signs with fixture `f`'s encoded secret key, as PQClean's crypto_sign_signature.
+    fn sign(f: usize, msg: &[u8], rnd: &Self::Rnd) -> Option<Self::Signature>;
+    /// Runs `body` with fixture `f`'s secret key decoded and expanded (built in place in this
+    /// function's frame: an expanded key is large, and returning it would copy it).
+    fn with_expanded<R>(f: usize, body: impl FnOnce(&Self::Expanded) -> R) -> Option<R>;
+    /// Signs with an expanded key.
+    fn sign_expanded(ek: &Self::Expanded, msg: &[u8], rnd: &Self::Rnd) -> Option<Self::Signature>;
+    /// Whether `sig` verifies under fixture `f`'s public key (outside the measured call).
+    fn check(f: usize, msg: &[u8], sig: &Self::Signature) -> bool;
+    /// Verifies fixture `f`'s signature from its encoded public key, as PQClean's
+    /// crypto_sign_verify.
+    fn verify(f: usize) -> bool;
+}
+
+/// The operations of a signature image.
+#[cfg(signatures)]
+const SIG_OPS: &[&str] = &["keygen", "sign", "sign-expanded", "verify"];
+
+#[cfg(signatures)]
+#[inline(never)]
+fn keygen<S: Signatures>(rng: &mut Rng) -> Result<Measured, &'static str> {
+    let seed = S::seed(rng);
+    let (m, _pair) = measure(|| S::keygen(&seed));
+    Ok(m)
+}
+
+/// `m` if the signature made verifies.
+#[cfg(signatures)]
+fn checked<S: Signatures>(
+    m: Measured,
+    f: usize,
+    msg: &[u8],
+    sig: Option<&S::Signature>,
+) -> Result<Measured, &'static str> {
+    match sig {
+        None => Err("signing failed"),
+        Some(s) if S::check(f, msg, s) => Ok(m),
+        Some(_) => Err("the signature made does not verify"),
+    }
+}
+
+#[cfg(signatures)]
+#[inline(never)]
+fn sign<S: Signatures>(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
+    let msg: [u8; 32] = rng.bytes();
+    let rnd = S::rnd(rng);
+    let (m, sig) = measure(|| S::sign(f, &msg, &rnd));
+    checked::<S>(m, f, &msg, sig.as_ref())
+}
+
+#[cfg(signatures)]
+#[inline(never)]
+fn sign_expanded<S: Signatures>(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
+    let msg: [u8; 32] = rng.bytes();
+    let rnd = S::rnd(rng);
+    let (m, sig) = S::with_expanded(f, |ek| measure(|| S::sign_expanded(ek, &msg, &rnd)))
+        .ok_or("bad fixture secret key")?;
+    checked::<S>(m, f, &msg, sig.as_ref())
+}
+
+#[cfg(signatures)]
+#[inline(never)]
+fn verify<S: Signatures>(f: usize) -> Result<Measured, &'static str> {
+    match measure(|| S::verify(f)) {
+        (m, true) => Ok(m),
+        _ => Err("a valid signature was rejected"),
+    }
+}
+
+/// Call `op` of a signature scheme on fixture `f`.
+#[cfg(signatures)]
+fn sig_call<S: Signatures>(op: &str, rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
+    match op {
+        "keygen" => keygen::<S>(rng),
+        "sign" => sign::<S>(rng, f),
+        "sign-expanded" => sign_expanded::<S>(rng, f),
+        _ => verify::<S>(f),
+    }
+}
 
 #[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87"))]
 mod alg {
     use pqlab_mldsa::{ExpandedSigningKey, Signature, SigningKey, VerifyingKey};
 
     use super::fixtures::{MSG, PK, SIG, SK};
-    use super::{Measured, Rng, measure};
+    use super::{Measured, Rng, Signatures};
 
     #[cfg(feature = "ml-dsa-44")]
     type P = pqlab_mldsa::MlDsa44;
@@ -48,76 +160,132 @@ mod alg {
     type P = pqlab_mldsa::MlDsa65;
     #[cfg(feature = "ml-dsa-87")]
     type P = pqlab_mldsa::MlDsa87;
-    #[cfg(feature = "ml-dsa-44")]
-    pub const NAME: &str = "ml-dsa-44";
-    #[cfg(feature = "ml-dsa-65")]
-    pub const NAME: &str = "ml-dsa-65";
-    #[cfg(feature = "ml-dsa-87")]
-    pub const NAME: &str = "ml-dsa-87";
-    pub const OPS: &[&str] = &["keygen", "sign", "sign-expanded", "verify"];
+    pub const OPS: &[&str] = super::SIG_OPS;
 
-    #[inline(never)]
-    fn keygen(rng: &mut Rng) -> Result<Measured, &'static str> {
-        let xi: [u8; 32] = rng.bytes();
-        let (m, _pair) = measure(|| SigningKey::<P>::encoded_pair_from_seed(&xi));
-        Ok(m)
-    }
+    /// ML-DSA (FIPS 204), with an empty context.
+    struct MlDsa;
 
-    #[inline(never)]
-    fn check(f: usize, msg: &[u8], sig: &Signature<P>) -> Result<(), &'static str> {
-        let vk = VerifyingKey::<P>::from_bytes(&PK[f]).map_err(|_| "bad fixture public key")?;
-        vk.verify(msg, &[], sig)
-            .map_err(|_| "the signature made does not verify")
-    }
+    impl Signatures for MlDsa {
+        type Seed = [u8; 32];
+        type Rnd = [u8; 32];
+        type Signature = Signature<P>;
+        type Expanded = ExpandedSigningKey<P>;
 
-    #[inline(never)]
-    fn sign(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        let msg: [u8; 32] = rng.bytes();
-        let rnd: [u8; 32] = rng.bytes();
-        // From the encoded secret key, as PQClean's crypto_sign_signature.
-        let (m, sig) = measure(|| {
-            SigningKey::<P>::from_expanded(&SK[f])
-                .ok()
-                .and_then(|sk| sk.sign_with_rnd(&msg, &[], &rnd).ok())
-        });
-        check(f, &msg, &sig.ok_or("signing failed")?)?;
-        Ok(m)
-    }
+        fn seed(rng: &mut Rng) -> [u8; 32] {
+            rng.bytes()
+        }
 
-    #[inline(never)]
-    fn sign_expanded(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        let sk = SigningKey::<P>::from_expanded(&SK[f]).map_err(|_| "bad fixture secret key")?;
-        let msg: [u8; 32] = rng.bytes();
-        let rnd: [u8; 32] = rng.bytes();
-        let ek = ExpandedSigningKey::new(sk);
-        let (m, sig) = measure(|| ek.sign_with_rnd(&msg, &[], &rnd));
-        check(f, &msg, &sig.map_err(|_| "signing failed")?)?;
-        Ok(m)
-    }
+        fn rnd(rng: &mut Rng) -> [u8; 32] {
+            rng.bytes()
+        }
 
-    #[inline(never)]
-    fn verify(f: usize) -> Result<Measured, &'static str> {
-        // From the encoded public key, as PQClean's crypto_sign_verify.
-        let (m, ok) = measure(|| {
+        fn keygen(xi: &[u8; 32]) -> impl Sized {
+            SigningKey::<P>::encoded_pair_from_seed(xi)
+        }
+
+        fn sign(f: usize, msg: &[u8], rnd: &[u8; 32]) -> Option<Signature<P>> {
+            let sk = SigningKey::<P>::from_expanded(&SK[f]).ok()?;
+            sk.sign_with_rnd(msg, &[], rnd).ok()
+        }
+
+        fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedSigningKey<P>) -> R) -> Option<R> {
+            let sk = SigningKey::<P>::from_expanded(&SK[f]).ok()?;
+            let ek = ExpandedSigningKey::new(sk);
+            Some(body(&ek))
+        }
+
+        fn sign_expanded(
+            ek: &ExpandedSigningKey<P>,
+            msg: &[u8],
+            rnd: &[u8; 32],
+        ) -> Option<Signature<P>> {
+            ek.sign_with_rnd(msg, &[], rnd).ok()
+        }
+
+        #[inline(never)]
+        fn check(f: usize, msg: &[u8], sig: &Signature<P>) -> bool {
+            VerifyingKey::<P>::from_bytes(&PK[f]).is_ok_and(|vk| vk.verify(msg, &[], sig).is_ok())
+        }
+
+        fn verify(f: usize) -> bool {
             VerifyingKey::<P>::from_bytes(&PK[f]).is_ok_and(|vk| {
                 Signature::<P>::from_bytes(&SIG[f])
                     .is_ok_and(|s| vk.verify(&MSG[f], &[], &s).is_ok())
             })
-        });
-        if ok {
-            Ok(m)
-        } else {
-            Err("a valid signature was rejected")
         }
     }
 
     pub fn call(op: &str, rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        match op {
-            "keygen" => keygen(rng),
-            "sign" => sign(rng, f),
-            "sign-expanded" => sign_expanded(rng, f),
-            _ => verify(f),
+        super::sig_call::<MlDsa>(op, rng, f)
+    }
+}
+
+#[cfg(any(feature = "falcon-512", feature = "falcon-1024"))]
+mod alg {
+    use pqlab_falcon::{ExpandedKey, NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey};
+
+    use super::fixtures::{MSG, PK, SIG, SIG_USED, SK};
+    use super::{Measured, Rng, Signatures};
+
+    #[cfg(feature = "falcon-512")]
+    const N: usize = 512;
+    #[cfg(feature = "falcon-1024")]
+    const N: usize = 1024;
+    pub const OPS: &[&str] = super::SIG_OPS;
+
+    /// Falcon (round 3): the signing randomness is the nonce and the sampler's seed.
+    struct Falcon;
+
+    impl Signatures for Falcon {
+        type Seed = [u8; SEED_LEN];
+        type Rnd = ([u8; NONCE_LEN], [u8; SEED_LEN]);
+        type Signature = Signature<N>;
+        type Expanded = ExpandedKey<N>;
+
+        fn seed(rng: &mut Rng) -> [u8; SEED_LEN] {
+            rng.bytes()
         }
+
+        fn rnd(rng: &mut Rng) -> Self::Rnd {
+            (rng.bytes(), rng.bytes())
+        }
+
+        fn keygen(seed: &[u8; SEED_LEN]) -> impl Sized {
+            SigningKey::<N>::generate_from_seed(seed)
+        }
+
+        fn sign(f: usize, msg: &[u8], (nonce, seed): &Self::Rnd) -> Option<Signature<N>> {
+            let sk = SigningKey::<N>::decode(&SK[f]).ok()?;
+            Some(sk.sign_with_seed(msg, nonce, seed))
+        }
+
+        fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedKey<N>) -> R) -> Option<R> {
+            let sk = SigningKey::<N>::decode(&SK[f]).ok()?;
+            let ek = sk.expand();
+            Some(body(&ek))
+        }
+
+        fn sign_expanded(
+            ek: &ExpandedKey<N>,
+            msg: &[u8],
+            (nonce, seed): &Self::Rnd,
+        ) -> Option<Signature<N>> {
+            Some(ek.sign_with_seed(msg, nonce, seed))
+        }
+
+        #[inline(never)]
+        fn check(f: usize, msg: &[u8], sig: &Signature<N>) -> bool {
+            VerifyingKey::<N>::decode(&PK[f]).is_ok_and(|vk| vk.verify_signature(msg, sig).is_ok())
+        }
+
+        fn verify(f: usize) -> bool {
+            VerifyingKey::<N>::decode(&PK[f])
+                .is_ok_and(|vk| vk.verify(&MSG[f], &SIG[f][..SIG_USED[f]]).is_ok())
+        }
+    }
+
+    pub fn call(op: &str, rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
+        super::sig_call::<Falcon>(op, rng, f)
     }
 }
 
@@ -138,12 +306,6 @@ mod alg {
     type P = pqlab_mlkem::MlKem768;
     #[cfg(feature = "ml-kem-1024")]
     type P = pqlab_mlkem::MlKem1024;
-    #[cfg(feature = "ml-kem-512")]
-    pub const NAME: &str = "ml-kem-512";
-    #[cfg(feature = "ml-kem-768")]
-    pub const NAME: &str = "ml-kem-768";
-    #[cfg(feature = "ml-kem-1024")]
-    pub const NAME: &str = "ml-kem-1024";
     pub const OPS: &[&str] = &["keygen", "encaps", "decaps"];
 
     #[inline(never)]
@@ -158,7 +320,8 @@ mod alg {
     /// fixture's ciphertext and shared secret (made on the host). Not a decapsulation of the
     /// call's own output: expanding a decapsulation key takes more stack than encapsulating.
     #[inline(never)]
-    fn check(ek: &EncapsulationKey<P>, f: usize) -> Result<(), &'static str> {
+    fn check(f: usize) -> Result<(), &'static str> {
+        let ek = EncapsulationKey::<P>::from_bytes(&EK[f]).map_err(|_| "bad fixture key")?;
         let (ct, ss) = ek.encapsulate_deterministic(&ENC_M[f]);
         if ct.as_bytes() == &CT[f][..] && ss.as_bytes() == &SS[f] {
             Ok(())
@@ -179,8 +342,7 @@ mod alg {
         if !ok {
             return Err("bad fixture key");
         }
-        let ek = EncapsulationKey::<P>::from_bytes(&EK[f]).map_err(|_| "bad fixture key")?;
-        check(&ek, f)?;
+        check(f)?;
         Ok(m)
     }
 
@@ -206,93 +368,4 @@ mod alg {
             _ => decaps(f),
         }
     }
-}
-
-#[cfg(any(feature = "falcon-512", feature = "falcon-1024"))]
-mod alg {
-    use pqlab_falcon::{NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey};
-
-    use super::fixtures::{MSG, PK, SIG, SIG_USED, SK};
-    use super::{Measured, Rng, measure};
-
-    #[cfg(feature = "falcon-512")]
-    const N: usize = 512;
-    #[cfg(feature = "falcon-1024")]
-    const N: usize = 1024;
-    #[cfg(feature = "falcon-512")]
-    pub const NAME: &str = "falcon-512";
-    #[cfg(feature = "falcon-1024")]
-    pub const NAME: &str = "falcon-1024";
-    pub const OPS: &[&str] = &["keygen", "sign", "sign-expanded", "verify"];
-
-    #[inline(never)]
-    fn keygen(rng: &mut Rng) -> Result<Measured, &'static str> {
-        let seed: [u8; SEED_LEN] = rng.bytes();
-        let (m, _sk) = measure(|| SigningKey::<N>::generate_from_seed(&seed));
-        Ok(m)
-    }
-
-    #[inline(never)]
-    fn check(f: usize, msg: &[u8], sig: &Signature<N>) -> Result<(), &'static str> {
-        let vk = VerifyingKey::<N>::decode(&PK[f]).map_err(|_| "bad fixture public key")?;
-        vk.verify_signature(msg, sig)
-            .map_err(|_| "the signature made does not verify")
-    }
-
-    #[inline(never)]
-    fn sign(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        let msg: [u8; 32] = rng.bytes();
-        let nonce: [u8; NONCE_LEN] = rng.bytes();
-        let seed: [u8; SEED_LEN] = rng.bytes();
-        // From the encoded secret key, as PQClean's crypto_sign_signature.
-        let (m, sig) = measure(|| {
-            SigningKey::<N>::decode(&SK[f])
-                .ok()
-                .map(|sk| sk.sign_with_seed(&msg, &nonce, &seed))
-        });
-        check(f, &msg, &sig.ok_or("bad fixture secret key")?)?;
-        Ok(m)
-    }
-
-    #[inline(never)]
-    fn sign_expanded(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        let sk = SigningKey::<N>::decode(&SK[f]).map_err(|_| "bad fixture secret key")?;
-        let msg: [u8; 32] = rng.bytes();
-        let nonce: [u8; NONCE_LEN] = rng.bytes();
-        let seed: [u8; SEED_LEN] = rng.bytes();
-        let ek = sk.expand();
-        let (m, sig) = measure(|| ek.sign_with_seed(&msg, &nonce, &seed));
-        check(f, &msg, &sig)?;
-        Ok(m)
-    }
-
-    #[inline(never)]
-    fn verify(f: usize) -> Result<Measured, &'static str> {
-        // From the encoded public key, as PQClean's crypto_sign_verify.
-        let (m, ok) = measure(|| {
-            VerifyingKey::<N>::decode(&PK[f])
-                .is_ok_and(|vk| vk.verify(&MSG[f], &SIG[f][..SIG_USED[f]]).is_ok())
-        });
-        if ok {
-            Ok(m)
-        } else {
-            Err("a valid signature was rejected")
-        }
-    }
-
-    pub fn call(op: &str, rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
-        match op {
-            "keygen" => keygen(rng),
-            "sign" => sign(rng, f),
-            "sign-expanded" => sign_expanded(rng, f),
-            _ => verify(f),
-        }
-    }
-}
-
-/// Call `i` of operation `op` (number `k` in [`OPS`]) on fresh inputs.
-#[cfg(not(feature = "baseline"))]
-pub fn call(op: &str, k: u32, i: u32) -> Result<Measured, &'static str> {
-    let mut rng = Rng::new(k, i);
-    alg::call(op, &mut rng, i as usize % fixtures::COUNT)
 }

@@ -17,22 +17,8 @@ use fixtures::ffi;
 /// The implementation name in reports.
 pub const IMPL: &str = "pqclean";
 
-#[cfg(feature = "ml-dsa-44")]
-pub const ALG: &str = "ml-dsa-44";
-#[cfg(feature = "ml-dsa-65")]
-pub const ALG: &str = "ml-dsa-65";
-#[cfg(feature = "ml-dsa-87")]
-pub const ALG: &str = "ml-dsa-87";
-#[cfg(feature = "ml-kem-512")]
-pub const ALG: &str = "ml-kem-512";
-#[cfg(feature = "ml-kem-768")]
-pub const ALG: &str = "ml-kem-768";
-#[cfg(feature = "ml-kem-1024")]
-pub const ALG: &str = "ml-kem-1024";
-#[cfg(feature = "falcon-512")]
-pub const ALG: &str = "falcon-512";
-#[cfg(feature = "falcon-1024")]
-pub const ALG: &str = "falcon-1024";
+/// The parameter set.
+pub const ALG: &str = fixtures::ALG;
 
 const KEM: bool = ALG.as_bytes()[3] == b'k';
 

@@ -4,29 +4,23 @@
 //! through ARM semihosting. Exit status 0 when every check passes, 1 otherwise.
 //!
 //! Run it (from this folder) with `cargo run --release`: the runner in `.cargo/config.toml`
-//! starts `qemu-system-arm -M netduinoplus2` (an STM32F405).
+//! starts `qemu-system-arm -M netduinoplus2` (an STM32F405). The runtime (reset, faults,
+//! semihosting, the painted stack) is the M4 lab's, `../m4-rt/rt.rs`.
 #![no_std]
 #![no_main]
 
+#[path = "../../m4-rt/rt.rs"]
+mod rt;
+
 use core::fmt::Write;
-use core::panic::PanicInfo;
 
 use pqlab_falcon::VerifyingKey;
 use pqlab_keccak::{Sha3_256, Shake128};
+use rt::Console;
 
 // FALCON512, FALCON1024: (public key, message, detached signature) of KAT record 0, from
 // build.rs.
 include!(concat!(env!("OUT_DIR"), "/falcon_kat.rs"));
-
-/// The vector table after the initial stack pointer (which `link.x` writes): reset, then the
-/// fourteen system exceptions of ARMv7-M, all of which end the run as a failure.
-#[used]
-#[unsafe(no_mangle)]
-#[unsafe(link_section = ".vector_table")]
-pub static VECTOR_TABLE: [extern "C" fn() -> !; 15] = [
-    reset, fault, fault, fault, fault, fault, fault, fault, fault, fault, fault, fault, fault,
-    fault, fault,
-];
 
 /// A hash with a 32-byte output.
 type Hash = fn(&[u8]) -> [u8; 32];
@@ -69,8 +63,8 @@ const CASES: [(&str, Hash, &[u8], [u8; 32]); 4] = [
     ),
 ];
 
-extern "C" fn reset() -> ! {
-    enable_fpu();
+/// Entered from `rt::reset` on the process stack.
+pub extern "C" fn main() -> ! {
     let mut out = Console::new();
     let mut failures = 0u32;
     for (label, hash, input, expected) in CASES {
@@ -86,7 +80,8 @@ extern "C" fn reset() -> ! {
     failures += falcon_verify::<512>("falcon-512", FALCON512, &mut out);
     failures += falcon_verify::<1024>("falcon-1024", FALCON1024, &mut out);
     let _ = writeln!(out, "m4-smoke: {failures} failure(s)");
-    exit(failures == 0)
+    drop(out);
+    rt::exit(failures == 0)
 }
 
 /// Verifies a KAT signature (it must verify) and a copy with one bit flipped (it must not),
@@ -100,9 +95,9 @@ fn falcon_verify<const N: usize>(
         let _ = writeln!(out, "{name}: no KAT vectors at build time, not checked");
         return 0;
     };
-    let top = stack_paint();
+    let top = rt::paint();
     let ok = VerifyingKey::<N>::decode(pk).is_ok_and(|vk| vk.verify(msg, sig).is_ok());
-    let used = stack_used(top);
+    let used = rt::used(top);
     let mut bad = [0u8; 1400];
     let bad = &mut bad[..sig.len()];
     bad.copy_from_slice(sig);
@@ -115,121 +110,6 @@ fn falcon_verify<const N: usize>(
         if rejected { "rejected" } else { "ACCEPTED" }
     );
     u32::from(!ok) + u32::from(!rejected)
-}
-
-/// The painted window below the caller's frame: 48 KiB (RAM is 128 KiB and this program keeps
-/// no static data, so the area below the stack pointer is free).
-const PAINT: usize = 48 * 1024;
-const PATTERN: u32 = 0x5A5A_A5A5;
-
-/// Fills the PAINT bytes below (the current stack pointer - 256) with PATTERN and returns
-/// that upper end.
-#[inline(never)]
-fn stack_paint() -> usize {
-    let marker = 0u32;
-    let top = (core::ptr::addr_of!(marker) as usize - 256) & !3;
-    let mut a = top - PAINT;
-    while a < top {
-        // SAFETY: RAM below the live stack frames, unused (see PAINT), word-aligned.
-        unsafe { (a as *mut u32).write_volatile(PATTERN) };
-        a += 4;
-    }
-    top
-}
-
-/// Bytes of the painted window that were written since `stack_paint` returned `top`.
-fn stack_used(top: usize) -> usize {
-    let mut a = top - PAINT;
-    // SAFETY: as in stack_paint; only reads.
-    while a < top && unsafe { (a as *const u32).read_volatile() } == PATTERN {
-        a += 4;
-    }
-    top - a
-}
-
-extern "C" fn fault() -> ! {
-    let _ = writeln!(Console::new(), "m4-smoke: processor fault");
-    exit(false)
-}
-
-#[panic_handler]
-fn panic(info: &PanicInfo<'_>) -> ! {
-    let _ = writeln!(Console::new(), "m4-smoke: {info}");
-    exit(false)
-}
-
-/// Grants full access to coprocessors 10 and 11 (the FPU): the hard-float ABI may use it.
-fn enable_fpu() {
-    const CPACR: *mut u32 = 0xE000_ED88 as *mut u32;
-    // SAFETY: CPACR is an always-present, word-aligned ARMv7-M system register.
-    unsafe {
-        CPACR.write_volatile(CPACR.read_volatile() | (0xF << 20));
-        core::arch::asm!("dsb", "isb", options(nostack, preserves_flags));
-    }
-}
-
-/// One ARM semihosting call (`BKPT 0xAB` on M-profile).
-fn semihosting(op: u32, arg: usize) -> usize {
-    let ret: usize;
-    // SAFETY: the debugger (QEMU) services the breakpoint; `arg` points to memory valid for `op`.
-    unsafe {
-        core::arch::asm!("bkpt #0xab", inout("r0") op as usize => ret, in("r1") arg,
-            options(nostack, preserves_flags));
-    }
-    ret
-}
-
-/// `SYS_EXIT` with `ADP_Stopped_ApplicationExit` (QEMU exits 0) or `RunTimeErrorUnknown` (1).
-fn exit(success: bool) -> ! {
-    semihosting(0x18, if success { 0x2_0026 } else { 0x2_0023 });
-    loop {
-        core::hint::spin_loop();
-    }
-}
-
-/// Line-buffered output through `SYS_WRITE0` (a NUL-terminated string).
-struct Console {
-    buf: [u8; 96],
-    len: usize,
-}
-
-impl Console {
-    fn new() -> Self {
-        Self {
-            buf: [0; 96],
-            len: 0,
-        }
-    }
-
-    fn flush(&mut self) {
-        if self.len > 0 {
-            self.buf[self.len] = 0;
-            semihosting(0x04, self.buf.as_ptr() as usize);
-            self.len = 0;
-        }
-    }
-}
-
-impl Write for Console {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        for &b in s.as_bytes() {
-            if self.len == self.buf.len() - 1 {
-                self.flush();
-            }
-            self.buf[self.len] = if b == 0 { b'?' } else { b };
-            self.len += 1;
-            if b == b'\n' {
-                self.flush();
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Console {
-    fn drop(&mut self) {
-        self.flush();
-    }
 }
 
 /// A 32-byte value from 64 hex digits, at compile time.

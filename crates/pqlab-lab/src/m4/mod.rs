@@ -6,6 +6,7 @@
 //!   implementation and parameter set, plus the bare harness, `baseline`) and running them;
 //! * [`parse`]: the firmware's output;
 //! * [`model`]: cycles (instructions x a CPI calibrated against pqm4), ms at 168 MHz, energy;
+//! * [`dist`]: the spread of an operation's time over its calls, with a histogram;
 //! * [`elf`]: flash (.text + .rodata) and RAM (.data + .bss) of an image;
 //! * [`report`]: the M4 tables (terminal, HTML) and the JSON additions.
 //!
@@ -15,6 +16,7 @@
 //! firmware's `emulator-ram` feature (QEMU maps 192 KiB of SRAM where the chip has 128 KiB),
 //! which says how much stack it needs and gives its instruction count.
 
+pub mod dist;
 pub mod elf;
 pub mod model;
 pub mod parse;
@@ -51,6 +53,18 @@ fn limit() -> Duration {
     Duration::from_secs(s)
 }
 
+/// An image to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// `pqlab`, `pqclean` (or `baseline`, the harness alone).
+    pub implementation: &'static str,
+    /// The parameter set.
+    pub alg: &'static str,
+    /// pqlab's configuration: "" for the library's default, else the firmware feature of
+    /// another ([`qemu::CONFIGS`]).
+    pub config: &'static str,
+}
+
 /// Instructions of one measurement, summarised like a latency sample.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct M4Row {
@@ -63,11 +77,15 @@ pub struct M4Row {
     pub op: Op,
     /// `expanded key` for signing with an expanded key.
     pub variant: Option<String>,
+    /// pqlab's configuration where not the default (`small-memory`, `fpr-emu`).
+    pub config: Option<String>,
     /// Calls measured (0 where it does not fit).
     pub calls: usize,
     /// Instructions per call: median, mean, sd, cv, p05, p95, min, max (`*_ns` fields hold
     /// instructions here).
     pub instructions: Option<Summary>,
+    /// The spread of the time over the calls, with its histogram (2 calls or more).
+    pub distribution: Option<dist::Distribution>,
     /// Estimated cycles (median instructions x CPI).
     pub median_cycles: Option<f64>,
     /// Milliseconds at 168 MHz (model).
@@ -165,8 +183,17 @@ fn run_all(
     outputs
 }
 
-/// A measurement job: (implementation, algorithm, footprint, image, firmware operation).
-type Job = (&'static str, &'static str, elf::Footprint, PathBuf, String);
+/// A measurement job: one firmware operation of an image.
+struct Job {
+    /// The image.
+    image: Image,
+    /// Its footprint.
+    fp: elf::Footprint,
+    /// Its file.
+    path: PathBuf,
+    /// The firmware's name of the operation.
+    op: String,
+}
 
 /// The operations that overflowed the chip's RAM, run again on an `emulator-ram` image of
 /// the same implementation and parameter set (QEMU's 192 KiB): what they need. One entry per
@@ -189,25 +216,26 @@ fn measure_overflows(
                 .is_some_and(|f| f.overflow)
         })
         .collect();
-    let mut images: Vec<((&str, &str), Option<PathBuf>)> = Vec::new();
+    let mut images: Vec<(Image, Option<PathBuf>)> = Vec::new();
     let mut runs = Vec::new();
     let mut which = Vec::new();
     for &k in &over {
-        let key = (jobs[k].0, jobs[k].1);
+        let key = jobs[k].image;
         if !images.iter().any(|(i, _)| *i == key) {
             progress(
                 k,
                 jobs.len(),
                 &format!(
-                    "{} {} {} does not fit: building its emulator-ram image (192 KiB)",
-                    key.0, key.1, jobs[k].4
+                    "{} {} does not fit: building its emulator-ram image (192 KiB)",
+                    label(key),
+                    jobs[k].op
                 ),
             );
-            let built = image(dir, build, key.0, key.1, qemu::Ram::Emulator);
+            let built = image(dir, build, key, qemu::Ram::Emulator);
             if let Err(e) = &built {
                 notes.push(format!(
-                    "{} {}: no emulator-ram image to measure what does not fit: {e}",
-                    key.0, key.1
+                    "{}: no emulator-ram image to measure what does not fit: {e}",
+                    label(key)
                 ));
             }
             images.push((key, built.ok()));
@@ -219,25 +247,34 @@ fn measure_overflows(
         else {
             continue;
         };
-        runs.push((path, jobs[k].4.clone()));
+        runs.push((path, jobs[k].op.clone()));
         which.push(k);
     }
     for (k, out) in which.into_iter().zip(run_all(&runs, calls, &mut |_| {})) {
-        let (imp, alg, _, _, op) = &jobs[k];
+        let (what, op) = (label(jobs[k].image), &jobs[k].op);
         match out.and_then(|t| parse::parse(&t)) {
             Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
                 Some(r) if !r.errors.is_empty() => notes.push(format!(
-                    "{imp} {alg} {op}: failed its check with QEMU's 192 KiB: {}",
+                    "{what} {op}: failed its check with QEMU's 192 KiB: {}",
                     r.errors[0]
                 )),
                 r => big[k] = r,
             },
             Err(e) => notes.push(format!(
-                "{imp} {alg} {op}: not measured with QEMU's 192 KiB: {e}"
+                "{what} {op}: not measured with QEMU's 192 KiB: {e}"
             )),
         }
     }
     big
+}
+
+/// "implementation alg" and the configuration where not the default, for notes.
+fn label(i: Image) -> String {
+    if i.config.is_empty() {
+        format!("{} {}", i.implementation, i.alg)
+    } else {
+        format!("{} {} ({})", i.implementation, i.alg, i.config)
+    }
 }
 
 /// The firmware's name of `op` with `variant`.
@@ -322,8 +359,7 @@ fn does_not_fit(run: &parse::OpRun, f: &parse::Fault, big: Option<&parse::OpRun>
 /// The row of one operation from its run on the chip's RAM and, for one that overflowed it,
 /// its run on QEMU's larger RAM (`big`), which then gives the measurements.
 fn row(
-    implementation: &str,
-    alg: &str,
+    image: Image,
     run: &parse::OpRun,
     fp: (elf::Footprint, elf::Footprint),
     big: Option<&parse::OpRun>,
@@ -341,12 +377,14 @@ fn row(
     let does_not_fit = run.fault.as_ref().map(|f| does_not_fit(run, f, big));
     let median = summary.map(|s| s.median_ns);
     Some(M4Row {
-        implementation: implementation.to_string(),
-        alg: alg.to_string(),
+        implementation: image.implementation.to_string(),
+        alg: image.alg.to_string(),
         op,
         variant: expanded.then(|| crate::ours::falcon::EXPANDED_VARIANT.to_string()),
+        config: (!image.config.is_empty()).then(|| image.config.to_string()),
         calls: measured.calls.len(),
         instructions: summary,
+        distribution: dist::Distribution::of(&instr),
         median_cycles: median.map(model::cycles),
         median_ms: median.map(|m| model::ns(m) / 1e6),
         stack_bytes: measured.calls.iter().map(|c| c.1).max(),
@@ -393,23 +431,58 @@ fn result_row(r: &M4Row, run: &parse::OpRun) -> Option<ResultRow> {
         ops_per_battery: r.ops_per_battery,
         shapiro_wilk: None,
         signing_loops: None,
-        variant: r.variant.clone(),
+        variant: common_variant(r),
         signature_lengths: None,
         kernel_profile: None,
         sample_ns: sample.ns,
     })
 }
 
-/// Images to measure: (implementation, algorithm).
-fn images(config: &Config) -> Vec<(&'static str, &'static str)> {
+/// The common report's variant of an M4 row: the expanded key and the configuration.
+fn common_variant(r: &M4Row) -> Option<String> {
+    match (&r.variant, &r.config) {
+        (Some(v), Some(c)) => Some(format!("{v}, {c}")),
+        (v, c) => v.clone().or_else(|| c.clone()),
+    }
+}
+
+/// Whether the run measures pqlab's other configurations ([`qemu::CONFIGS`]) too: not in the
+/// quick run (`PQLAB_M4_CONFIGS=1` asks for them there, `0` leaves them out of a full one).
+fn with_configs(config: &Config) -> bool {
+    match std::env::var("PQLAB_M4_CONFIGS").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => !config.quick,
+    }
+}
+
+/// Images to measure: pqlab's (each parameter set in its default configuration, then in the
+/// others that apply to it, see [`with_configs`]), then PQClean's.
+fn images(config: &Config) -> Vec<Image> {
     let mut v = Vec::new();
-    for imp in ["pqlab", "pqclean"] {
-        if imp == "pqclean" && !config.peers {
+    for implementation in ["pqlab", "pqclean"] {
+        if implementation == "pqclean" && !config.peers {
             continue;
         }
         for alg in ALGS {
-            if config.algs.is_empty() || config.algs.iter().any(|a| a == alg) {
-                v.push((imp, alg));
+            if !config.algs.is_empty() && !config.algs.iter().any(|a| a == alg) {
+                continue;
+            }
+            v.push(Image {
+                implementation,
+                alg,
+                config: "",
+            });
+            if implementation == "pqlab" && with_configs(config) {
+                for (feature, prefix) in qemu::CONFIGS {
+                    if alg.starts_with(prefix) {
+                        v.push(Image {
+                            implementation,
+                            alg,
+                            config: feature,
+                        });
+                    }
+                }
             }
         }
     }
@@ -417,17 +490,11 @@ fn images(config: &Config) -> Vec<(&'static str, &'static str)> {
 }
 
 /// Builds (or finds) one image.
-fn image(
-    dir: &Path,
-    build: bool,
-    imp: &str,
-    alg: &str,
-    ram: qemu::Ram,
-) -> Result<PathBuf, LabError> {
+fn image(dir: &Path, build: bool, i: Image, ram: qemu::Ram) -> Result<PathBuf, LabError> {
     if build {
-        return qemu::build_image(dir, imp, alg, ram);
+        return qemu::build_image(dir, i.implementation, i.alg, i.config, ram);
     }
-    let p = dir.join(qemu::image_name(imp, alg, ram));
+    let p = dir.join(qemu::image_name(i.implementation, i.alg, i.config, ram));
     if p.is_file() {
         Ok(p)
     } else {
@@ -453,19 +520,24 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
             .map_err(|e| LabError::Implementation(format!("{}: {e}", p.display())))
             .and_then(|b| elf::footprint(&b))
     };
-    let baseline = read_fp(&image(&dir, build, "baseline", "none", qemu::Ram::Chip)?)?;
+    let harness = Image {
+        implementation: "baseline",
+        alg: "none",
+        config: "",
+    };
+    let baseline = read_fp(&image(&dir, build, harness, qemu::Ram::Chip)?)?;
     let mut built = Vec::new();
-    for (i, &(imp, alg)) in wanted.iter().enumerate() {
-        progress(i + 1, total, &format!("building the M4 image {imp} {alg}"));
-        let path = image(&dir, build, imp, alg, qemu::Ram::Chip)?;
-        built.push((imp, alg, read_fp(&path)?, path));
+    for (k, &i) in wanted.iter().enumerate() {
+        progress(k + 1, total, &format!("building the M4 image {}", label(i)));
+        let path = image(&dir, build, i, qemu::Ram::Chip)?;
+        built.push((i, read_fp(&path)?, path));
     }
     // One QEMU run per image lists its operations and gives the calibration loops; then one
     // per (image, operation), several at once.
     let calls = config.iterations;
     let mut jobs: Vec<Job> = Vec::new();
     let mut calibration_loops = Vec::new();
-    for (imp, alg, fp, path) in &built {
+    for (i, fp, path) in &built {
         let head = parse::parse(&qemu::run_image(path, "ops=none calls=0", limit())?)?;
         if calibration_loops.is_empty() {
             calibration_loops = head.calibration.clone();
@@ -475,41 +547,47 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
                 continue;
             };
             if config.ops.is_empty() || config.ops.contains(&op) {
-                jobs.push((*imp, *alg, *fp, path.clone(), firmware_op(op, expanded)));
+                jobs.push(Job {
+                    image: *i,
+                    fp: *fp,
+                    path: path.clone(),
+                    op: firmware_op(op, expanded),
+                });
             }
         }
     }
-    let runs: Vec<(PathBuf, String)> = jobs.iter().map(|j| (j.3.clone(), j.4.clone())).collect();
+    let runs: Vec<(PathBuf, String)> = jobs
+        .iter()
+        .map(|j| (j.path.clone(), j.op.clone()))
+        .collect();
     let outputs = run_all(&runs, calls, &mut |k| {
         let j = &jobs[k];
         progress(
             total,
             total,
-            &format!("running on QEMU: {} {} {} ...", j.0, j.1, j.4),
+            &format!("running on QEMU: {} {} ...", label(j.image), j.op),
         );
     });
     // Parse; an operation's failed check ends the comparison (a wrong result is no result).
     let mut notes = Vec::new();
     let mut parsed: Vec<Option<parse::OpRun>> = Vec::new();
     for (job, out) in jobs.iter().zip(outputs) {
-        let (imp, alg, _, _, op) = job;
+        let (what, op) = (label(job.image), &job.op);
         parsed.push(match out.and_then(|t| parse::parse(&t)) {
             Ok(run) => match run.results.into_iter().find(|r| &r.op == op) {
                 Some(r) => {
                     if let Some(e) = r.errors.first() {
-                        return Err(LabError::Implementation(format!(
-                            "{imp} {alg} on the M4: {e}"
-                        )));
+                        return Err(LabError::Implementation(format!("{what} on the M4: {e}")));
                     }
                     Some(r)
                 }
                 None => {
-                    notes.push(format!("{imp} {alg} {op}: the firmware did not run it"));
+                    notes.push(format!("{what} {op}: the firmware did not run it"));
                     None
                 }
             },
             Err(e) => {
-                notes.push(format!("{imp} {alg} {op}: not measured: {e}"));
+                notes.push(format!("{what} {op}: not measured: {e}"));
                 None
             }
         });
@@ -519,13 +597,12 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
     let mut results = Vec::new();
     let mut cross_checks = Vec::new();
     for ((job, run), big) in jobs.iter().zip(&parsed).zip(&big) {
-        let (imp, alg, fp, _, op) = job;
         let Some(op_run) = run else { continue };
-        let Some(r) = row(imp, alg, op_run, (*fp, baseline), big.as_ref()) else {
+        let Some(r) = row(job.image, op_run, (job.fp, baseline), big.as_ref()) else {
             continue;
         };
         if let Some(why) = &r.does_not_fit {
-            notes.push(format!("{imp} {alg} {op}: {why}"));
+            notes.push(format!("{} {}: {why}", label(job.image), job.op));
         }
         if let Some(c) = cross_check(&r) {
             cross_checks.push(c);
@@ -556,7 +633,7 @@ fn common_report(
     config: &Config,
     results: Vec<ResultRow>,
     notes: Vec<String>,
-    wanted: &[(&str, &str)],
+    wanted: &[Image],
 ) -> Report {
     let mut machine = Machine::detect();
     machine.cpu = "ARM Cortex-M4F (STM32F405, QEMU netduinoplus2), 168 MHz model".into();
@@ -566,26 +643,39 @@ fn common_report(
     machine.os = "bare metal under qemu-system-arm".into();
     machine.backend = "portable".into();
     machine.backends_available = vec!["portable".into()];
+    let mut algs: Vec<String> = Vec::new();
+    for w in wanted {
+        if !algs.iter().any(|a| a == w.alg) {
+            algs.push(w.alg.to_string());
+        }
+    }
     let sizes = wanted
         .iter()
-        .filter_map(|&(imp, alg)| {
-            let e = registry::ours()
-                .into_iter()
-                .find(|e| e.info().alg == alg && e.variant().is_none())?;
-            let i = e.info();
-            Some(SizeRow {
-                implementation: imp.to_string(),
-                alg: alg.to_string(),
-                public_key: i.public_key,
-                secret_key: i.secret_key,
-                signature: i.signature,
-                ciphertext: i.ciphertext,
-                public_plus_output: i.public_key + i.signature.or(i.ciphertext).unwrap_or(0),
-                signature_varies: e.signature_varies(),
-                signature_mean: None,
-                signature_bound: e.signature_varies().then_some(i.signature).flatten(),
-            })
-        })
+        .filter(|w| w.config.is_empty())
+        .filter_map(
+            |&Image {
+                 implementation: imp,
+                 alg,
+                 ..
+             }| {
+                let e = registry::ours()
+                    .into_iter()
+                    .find(|e| e.info().alg == alg && e.variant().is_none())?;
+                let i = e.info();
+                Some(SizeRow {
+                    implementation: imp.to_string(),
+                    alg: alg.to_string(),
+                    public_key: i.public_key,
+                    secret_key: i.secret_key,
+                    signature: i.signature,
+                    ciphertext: i.ciphertext,
+                    public_plus_output: i.public_key + i.signature.or(i.ciphertext).unwrap_or(0),
+                    signature_varies: e.signature_varies(),
+                    signature_mean: None,
+                    signature_bound: e.signature_varies().then_some(i.signature).flatten(),
+                })
+            },
+        )
         .collect();
     Report {
         machine,
@@ -593,7 +683,7 @@ fn common_report(
             iterations: config.iterations,
             warmup: 0,
             msg_sizes: vec![32],
-            algs: wanted.iter().map(|w| w.1.to_string()).collect(),
+            algs,
             ops: Op::ALL
                 .into_iter()
                 .filter(|o| config.ops.is_empty() || config.ops.contains(o))
@@ -620,98 +710,4 @@ fn common_report(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_carry_the_model_and_the_does_not_fit_reason() {
-        let out = "m4-lab impl=pqlab alg=falcon-512 ops=keygen,sign,sign-expanded,verify\n\
-                   start op=sign-expanded available=126000\n\
-                   call op=sign-expanded i=0 instructions=1000 stack=500\n\
-                   call op=sign-expanded i=1 instructions=3000 stack=700\n\
-                   call op=sign-expanded i=2 instructions=2000 stack=600\n\
-                   start op=keygen available=126000\n\
-                   fault overflow=1 window=125900 psp=0x1ffffff0 cfsr=0x9200 bfar=0x1ffffff0\n";
-        let run = parse::parse(out).unwrap();
-        let fp = elf::Footprint {
-            flash: 5000,
-            ram: 40,
-        };
-        let base = elf::Footprint {
-            flash: 1000,
-            ram: 8,
-        };
-        let r = row("pqlab", "falcon-512", &run.results[0], (fp, base), None).unwrap();
-        assert_eq!(
-            (r.op, r.variant.as_deref()),
-            (Op::Sign, Some("expanded key"))
-        );
-        assert_eq!(r.instructions.unwrap().median_ns, 2000.0);
-        assert_eq!(r.median_cycles, Some(2000.0 * model::CPI));
-        let ms = 2000.0 * model::CPI / 168e6 * 1e3;
-        assert!((r.median_ms.unwrap() - ms).abs() < 1e-12);
-        assert_eq!(r.stack_bytes, Some(700));
-        assert_eq!(
-            r.footprint,
-            elf::Footprint {
-                flash: 4000,
-                ram: 32
-            }
-        );
-        let rr = result_row(&r, &run.results[0]).unwrap();
-        assert!((rr.summary.median_ns - ms * 1e6).abs() < 1e-6);
-        assert_eq!(rr.summary.median_cycles, Some(2000.0 * model::CPI));
-        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), None).unwrap();
-        assert!(k.does_not_fit.as_deref().unwrap().contains("125900 bytes"));
-        assert!(k.instructions.is_none() && result_row(&k, &run.results[1]).is_none());
-        assert!(cross_check(&k).is_none());
-        // The same keygen on QEMU's 192 KiB: it completes, and gives the row its numbers.
-        let big = parse::parse(
-            "m4-lab impl=pqlab alg=falcon-512 ops=keygen calls=2\n\
-             start op=keygen available=190000\n\
-             call op=keygen i=0 instructions=9000 stack=150000\n\
-             call op=keygen i=1 instructions=7000 stack=150400\n\
-             end op=keygen\ndone failures=0\n",
-        )
-        .unwrap();
-        let b = &big.results[0];
-        let k = row("pqlab", "falcon-512", &run.results[1], (fp, base), Some(b)).unwrap();
-        let why = k.does_not_fit.as_deref().unwrap();
-        assert!(why.starts_with("does not fit (needs 150400 bytes of stack, has 125900"));
-        assert_eq!(k.instructions.unwrap().median_ns, 8000.0);
-        assert_eq!((k.calls, k.stack_bytes), (2, Some(150400)));
-        let measured = measured_run(&run.results[1], Some(b));
-        assert_eq!(result_row(&k, measured).unwrap().sample_ns.len(), 2);
-        // An emulator run that overflows too: a lower bound.
-        let mut over = b.clone();
-        over.calls.clear();
-        over.fault = run.results[1].fault.clone();
-        let k = row(
-            "pqlab",
-            "falcon-512",
-            &run.results[1],
-            (fp, base),
-            Some(&over),
-        )
-        .unwrap();
-        assert!(k.does_not_fit.unwrap().contains(
-            "needs more than the 125900 bytes of stack it has left beside its inputs \
-                     (which take 64100) in QEMU's 192 KiB too"
-        ));
-        assert!(k.instructions.is_none());
-        // A call whose inputs took most of the stack before it (an expanded key).
-        let f = parse::Fault {
-            overflow: true,
-            window: 26_000,
-            line: String::new(),
-        };
-        let why = does_not_fit(&run.results[1], &f, None);
-        assert!(why.contains(
-            "26000 bytes of stack it has of the 128 KiB RAM left beside its \
-                             inputs (which take 100000)"
-        ));
-        assert_eq!(lab_op("sign-expanded"), Some((Op::Sign, true)));
-        assert_eq!(firmware_op(Op::Sign, true), "sign-expanded");
-        assert_eq!(lab_op("nope"), None);
-    }
-}
+mod tests;

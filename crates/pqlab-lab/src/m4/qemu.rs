@@ -91,11 +91,23 @@ pub enum Ram {
     Emulator,
 }
 
-/// The file name of an image.
-pub fn image_name(implementation: &str, alg: &str, ram: Ram) -> String {
+/// The firmware features of pqlab's configurations other than the library's default, by
+/// the schemes they apply to: `small-memory` (ML-DSA and ML-KEM, less stack) and `fpr-emu`
+/// (Falcon with integer-only binary64 instead of native `f64`, which is soft-float calls on
+/// the Cortex-M4F).
+pub const CONFIGS: [(&str, &str); 2] = [("small-memory", "ml-"), ("fpr-emu", "falcon-")];
+
+/// The file name of an image (`config`: "" for the default configuration, else the firmware
+/// feature of another).
+pub fn image_name(implementation: &str, alg: &str, config: &str, ram: Ram) -> String {
+    let config = if config.is_empty() {
+        String::new()
+    } else {
+        format!("-{config}")
+    };
     match ram {
-        Ram::Chip => format!("{implementation}-{alg}.elf"),
-        Ram::Emulator => format!("{implementation}-{alg}-emulator-ram.elf"),
+        Ram::Chip => format!("{implementation}-{alg}{config}.elf"),
+        Ram::Emulator => format!("{implementation}-{alg}{config}-emulator-ram.elf"),
     }
 }
 
@@ -112,12 +124,14 @@ pub fn images_dir() -> (PathBuf, bool) {
     (target.join("m4-lab"), true)
 }
 
-/// Builds the image of `implementation` (`pqlab`, `pqclean` or `baseline`) and `alg` with
-/// `ram` into `dir` with cargo (release profile of the firmware crate) and returns its path.
+/// Builds the image of `implementation` (`pqlab`, `pqclean` or `baseline`), `alg` and
+/// `config` (see [`image_name`]) with `ram` into `dir` with cargo (release profile of the
+/// firmware crate) and returns its path.
 pub fn build_image(
     dir: &Path,
     implementation: &str,
     alg: &str,
+    config: &str,
     ram: Ram,
 ) -> Result<PathBuf, LabError> {
     let mut features = match implementation {
@@ -125,6 +139,9 @@ pub fn build_image(
         "pqclean" => format!("{alg},pqclean"),
         _ => alg.to_string(),
     };
+    if !config.is_empty() {
+        features = format!("{features},{config}");
+    }
     if ram == Ram::Emulator {
         features.push_str(",emulator-ram");
     }
@@ -145,11 +162,11 @@ pub fn build_image(
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
         return Err(LabError::Implementation(format!(
-            "building the M4 image {implementation} {alg} failed: {last}"
+            "building the M4 image {implementation} {alg} {config} failed: {last}"
         )));
     }
     let built = dir.join("build").join(THUMB).join("release/pqlab-m4-lab");
-    let image = dir.join(image_name(implementation, alg, ram));
+    let image = dir.join(image_name(implementation, alg, config, ram));
     std::fs::copy(&built, &image)
         .map_err(|e| LabError::Implementation(format!("copying {}: {e}", built.display())))?;
     Ok(image)

@@ -20,6 +20,7 @@ fn cells(r: &M4Row) -> Vec<String> {
     let s = r.instructions;
     vec![
         r.implementation.clone(),
+        r.config.clone().unwrap_or_else(|| "default".into()),
         r.alg.clone(),
         op_label(r),
         opt(s.map(|s| s.median_ns), &|v| format!("{v:.0}")),
@@ -35,8 +36,9 @@ fn cells(r: &M4Row) -> Vec<String> {
     ]
 }
 
-const HEAD: [&str; 13] = [
+const HEAD: [&str; 14] = [
     "impl",
+    "config",
     "alg",
     "op",
     "instructions",
@@ -77,6 +79,53 @@ fn calibration_text(m: &M4Report, out: &mut String) {
     }
 }
 
+/// The spread of the signing time over the calls (ML-DSA's rejection loop, Falcon's sampler),
+/// with a text histogram, for every signing row measured 2 times or more.
+fn distribution_text(m: &M4Report, out: &mut String) {
+    for r in &m.rows {
+        let Some(d) = r
+            .distribution
+            .as_ref()
+            .filter(|_| r.op == crate::registry::Op::Sign)
+        else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "signing time, {} {} {}{}: {} calls, median {:.3} ms, sd {:.3} ms, CV {:.2}%, \
+             p05 {:.3}, p25 {:.3}, p75 {:.3}, p95 {:.3}, min {:.3}, max {:.3} ms",
+            r.implementation,
+            r.config.as_deref().unwrap_or("default"),
+            r.alg,
+            r.variant
+                .as_ref()
+                .map_or(String::new(), |v| format!(" [{v}]")),
+            d.calls,
+            d.median_ms,
+            d.sd_ms,
+            d.cv * 100.0,
+            d.p05_ms,
+            d.p25_ms,
+            d.p75_ms,
+            d.p95_ms,
+            d.min_ms,
+            d.max_ms
+        );
+        d.text(out);
+    }
+}
+
+/// How the energy columns are made: from the M4 time of the cycle model, not from x86 times.
+fn energy_text(out: &mut String) {
+    let p = model::power();
+    let _ = writeln!(
+        out,
+        "energy: uJ = {:.4} W (STM32F407 run current, 3.3 V x 32 mA at 168 MHz) x the M4 time \
+         above (estimated cycles / 168 MHz); ops/battery = {} ({:.0} J) / that energy",
+        p.watts, p.battery, p.battery_joules
+    );
+}
+
 /// The known-answer checks of the verify and decaps calls.
 fn cross_check_text(m: &M4Report, out: &mut String) {
     for c in &m.cross_checks {
@@ -113,6 +162,8 @@ pub fn text(m: &M4Report) -> String {
         &mut out,
     );
     out.push('\n');
+    distribution_text(m, &mut out);
+    energy_text(&mut out);
     calibration_text(m, &mut out);
     cross_check_text(m, &mut out);
     for n in &m.report.notes {
@@ -134,6 +185,12 @@ pub fn json(m: &M4Report) -> Result<String, LabError> {
         .collect();
     let extra = serde_json::json!({
         "clock_hz": model::CLOCK_HZ,
+        "energy_model": {
+            "watts": model::power().watts,
+            "battery": model::power().battery,
+            "battery_joules": model::power().battery_joules,
+            "from": "the M4 time of the cycle model (estimated cycles / 168 MHz)",
+        },
         "cpi": model::CPI,
         "cpi_calibration": cal,
         "counter_calibration": m.calibration_loops,
@@ -171,6 +228,8 @@ pub fn html(m: &M4Report) -> Result<String, LabError> {
     }
     s.push_str("</table><pre id=\"m4-calibration\">");
     let mut cal = String::new();
+    distribution_text(m, &mut cal);
+    energy_text(&mut cal);
     calibration_text(m, &mut cal);
     cross_check_text(m, &mut cal);
     s.push_str(&escape(&cal));

@@ -1,7 +1,11 @@
-//! The bare-metal runtime: vector table, reset (RAM initialisation, FPU, switch to the process
-//! stack), fault reporting, ARM semihosting (console, command line, exit).
+//! The bare-metal runtime of the Cortex-M4 images (`embedded/m4-lab`, `embedded/m4-smoke`,
+//! each includes this file as its `rt` module): vector table, reset (RAM initialisation, FPU,
+//! switch to the process stack), fault reporting, ARM semihosting (console, command line,
+//! exit) and the painted process stack. The image defines `crate::main` (entered on the
+//! process stack, never returns); the layout is `link.x` here.
 
 use core::fmt::Write;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 /// The vector table after the initial main stack pointer (which `link.x` writes): reset, then
 /// the fourteen system exceptions of ARMv7-M, all of which end the run as a failure.
@@ -24,13 +28,14 @@ unsafe extern "C" {
 }
 
 /// The lowest address of the process stack (the painted window's floor).
-pub fn psp_bottom() -> usize {
+fn psp_bottom() -> usize {
     core::ptr::addr_of!(_psp_bottom) as usize
 }
 
 /// Copies .data, zeroes .bss, enables the FPU and the configurable faults, and continues on
 /// the process stack (PSP, the lower 124 KiB of RAM) in `crate::main`; faults then run on the
 /// main stack, so a process-stack overflow (a bus fault below 0x20000000) can be reported.
+/// Also the image's entry point (`ENTRY(reset)`).
 extern "C" fn reset() -> ! {
     // SAFETY: the linker script's symbols delimit .data (RAM, with its image in flash at
     // _sidata) and .bss; nothing has used them yet; word-aligned by the script.
@@ -84,7 +89,7 @@ extern "C" fn fault() -> ! {
     }
     let overflow = psp <= psp_bottom() + 64
         || (bfar as usize) < psp_bottom() && (bfar as usize) >= psp_bottom() - 64 * 1024;
-    let top = crate::meter::WINDOW_TOP.load(core::sync::atomic::Ordering::Relaxed);
+    let top = WINDOW_TOP.load(Ordering::Relaxed);
     let _ = writeln!(
         Console::new(),
         "fault overflow={} window={} psp={psp:#x} cfsr={cfsr:#x} bfar={bfar:#x}",
@@ -98,6 +103,53 @@ extern "C" fn fault() -> ! {
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     let _ = writeln!(Console::new(), "panic {info}");
     exit(false)
+}
+
+const PATTERN: u32 = 0x5A5A_A5A5;
+
+/// The painted window's top while a measured call runs, else 0 (for the fault report).
+static WINDOW_TOP: AtomicUsize = AtomicUsize::new(0);
+
+/// The current stack pointer.
+#[inline(always)]
+fn sp() -> usize {
+    let sp: usize;
+    // SAFETY: reads the stack pointer register.
+    unsafe { core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack)) };
+    sp
+}
+
+/// Paints the process stack from its floor up to 64 bytes below the current stack pointer
+/// with a pattern and returns that upper end (the window a call made next may use; a fault
+/// while it is painted reports it).
+#[inline(always)]
+pub fn paint() -> usize {
+    let top = (sp() - 64) & !3;
+    let mut a = psp_bottom();
+    while a < top {
+        // SAFETY: free process stack below the live frames (link.x reserves the region).
+        unsafe { (a as *mut u32).write_volatile(PATTERN) };
+        a += 4;
+    }
+    WINDOW_TOP.store(top, Ordering::Relaxed);
+    top
+}
+
+/// Bytes below `top` written since `paint` returned it (the peak stack of what ran since).
+pub fn used(top: usize) -> usize {
+    WINDOW_TOP.store(0, Ordering::Relaxed);
+    let mut a = psp_bottom();
+    // SAFETY: as in `paint`; only reads.
+    while a < top && unsafe { (a as *const u32).read_volatile() } == PATTERN {
+        a += 4;
+    }
+    top - a
+}
+
+/// The process stack free below the current frame (what a call made next may use).
+#[allow(dead_code, reason = "not every image reports it")]
+pub fn available() -> usize {
+    ((sp() - 64) & !3) - psp_bottom()
 }
 
 /// One ARM semihosting call (`BKPT 0xAB` on M-profile).
@@ -121,6 +173,7 @@ pub fn exit(success: bool) -> ! {
 
 /// The command line (`SYS_GET_CMDLINE`: QEMU's `-append` text after the image name, or the
 /// `-semihosting-config arg=` list) into `buf`; the bytes written.
+#[allow(dead_code, reason = "not every image reads a command line")]
 pub fn cmdline(buf: &mut [u8]) -> &[u8] {
     let mut block = [buf.as_mut_ptr() as usize, buf.len() - 1];
     if semihosting(0x15, block.as_mut_ptr() as usize) != 0 {
