@@ -7,7 +7,7 @@ use core::ffi::c_int;
 use pqlab_falcon::params::logn;
 use pqlab_falcon::{NONCE_LEN, SEED_LEN, Signature, SigningKey, VerifyingKey};
 
-use crate::ffi::{guard, input, input_array, move_bytes, output, set_len};
+use crate::ffi::{self, guard, guard_len, input, input_array, move_bytes, output, write};
 use crate::{Macro, MacroValue};
 
 /// The round-3 API's `CRYPTO_BYTES`: the signed-message overhead, 2 length bytes and the
@@ -64,13 +64,10 @@ unsafe fn keypair<const N: usize>(pk: *mut u8, sk: *mut u8, seed: Option<*const 
         if pk.is_null() || sk.is_null() {
             return None;
         }
-        let key = match seed {
+        // SAFETY: a non-null seed holds 48 readable bytes (the caller's contract).
+        let key = match unsafe { ffi::seed::<SEED_LEN>(seed) }? {
             None => SigningKey::<N>::generate().ok()?,
-            Some(p) => {
-                // SAFETY: a non-null seed holds 48 readable bytes (the caller's contract).
-                let seed = unsafe { input_array::<SEED_LEN>(p) }?;
-                SigningKey::<N>::generate_from_seed(seed)
-            }
+            Some(seed) => SigningKey::<N>::generate_from_seed(seed),
         };
         // SAFETY: pk is non-null and valid for the public-key length (the caller's contract).
         let pk_out = unsafe { output(pk, VerifyingKey::<N>::ENCODED_LEN) }?;
@@ -92,12 +89,7 @@ fn sign_sig<const N: usize>(sk: *const u8, msg: &[u8], coins: Coins) -> Option<S
         None => key.sign(msg).ok(),
         Some((nonce, seed)) => {
             // SAFETY: non-null nonce and seed hold 40 and 48 readable bytes (the contract).
-            let (nonce, seed) = unsafe {
-                (
-                    input_array::<NONCE_LEN>(nonce)?,
-                    input_array::<SEED_LEN>(seed)?,
-                )
-            };
+            let (nonce, seed) = unsafe { (input_array(nonce)?, input_array(seed)?) };
             Some(key.sign_with_seed(msg, nonce, seed))
         }
     }
@@ -118,9 +110,8 @@ unsafe fn signature<const N: usize>(
     coins: Coins,
     sk: *const u8,
 ) -> c_int {
-    // SAFETY: siglen is null or valid for a write (the caller's contract).
-    unsafe { set_len(siglen, 0) };
-    guard(|| {
+    // SAFETY: siglen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { siglen.as_mut() }, || {
         if sig.is_null() {
             return None;
         }
@@ -129,11 +120,8 @@ unsafe fn signature<const N: usize>(
         let mut buf = [0u8; SIG_BUF];
         let len = s.encode(&mut buf).ok()?;
         // SAFETY: sig is valid for CRYPTO_BYTES >= len bytes and overlaps no input.
-        let out = unsafe { output(sig, len) }?;
-        out.copy_from_slice(&buf[..len]);
-        // SAFETY: as above.
-        unsafe { set_len(siglen, len) };
-        Some(())
+        unsafe { write(sig, &buf[..len]) }?;
+        Some(len)
     })
 }
 
@@ -177,9 +165,8 @@ unsafe fn sign<const N: usize>(
     coins: Coins,
     sk: *const u8,
 ) -> c_int {
-    // SAFETY: smlen is null or valid for a write (the caller's contract).
-    unsafe { set_len(smlen, 0) };
-    guard(|| {
+    // SAFETY: smlen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { smlen.as_mut() }, || {
         if sm.is_null() || mlen > isize::MAX as usize - crypto_bytes(N) {
             return None;
         }
@@ -190,19 +177,16 @@ unsafe fn sign<const N: usize>(
         let clen = s.encode_compressed(&mut comp[1..]).ok()?;
         let esig = &comp[..1 + clen];
         let l = u16::try_from(esig.len()).ok()?.to_be_bytes();
-        // SAFETY: sm is valid for CRYPTO_BYTES + mlen >= SM_PREFIX + mlen + esig.len() bytes;
-        // the message moves first (memmove semantics, m may overlap sm).
-        unsafe { move_bytes(m, sm.add(SM_PREFIX), mlen) };
-        // SAFETY: sm[0..SM_PREFIX] is valid for writes and no other reference reaches it.
-        let prefix = unsafe { output(sm, SM_PREFIX) }?;
-        prefix[..2].copy_from_slice(&l);
-        prefix[2..].copy_from_slice(s.nonce());
-        // SAFETY: sm[SM_PREFIX + mlen..][..esig.len()] is inside the CRYPTO_BYTES + mlen bytes.
-        let tail = unsafe { output(sm.add(SM_PREFIX + mlen), esig.len()) }?;
-        tail.copy_from_slice(esig);
-        // SAFETY: as above.
-        unsafe { set_len(smlen, SM_PREFIX + mlen + esig.len()) };
-        Some(())
+        // SAFETY: sm is valid for CRYPTO_BYTES + mlen >= SM_PREFIX + mlen + esig.len()
+        // bytes; the message moves first (memmove semantics, m may overlap sm), then the
+        // prefix and the tail go around it.
+        unsafe {
+            move_bytes(m, sm.add(SM_PREFIX), mlen);
+            write(sm, &l)?;
+            write(sm.add(2), s.nonce())?;
+            write(sm.add(SM_PREFIX + mlen), esig)?;
+        }
+        Some(SM_PREFIX + mlen + esig.len())
     })
 }
 
@@ -220,9 +204,8 @@ unsafe fn open<const N: usize>(
     smlen: usize,
     pk: *const u8,
 ) -> c_int {
-    // SAFETY: mlen is null or valid for a write (the caller's contract).
-    unsafe { set_len(mlen, 0) };
-    guard(|| {
+    // SAFETY: mlen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { mlen.as_mut() }, || {
         let body = smlen.checked_sub(SM_PREFIX)?;
         let msg_len = {
             // SAFETY: sm and pk are valid for smlen and the public-key length; the slices are
@@ -252,9 +235,7 @@ unsafe fn open<const N: usize>(
         // SAFETY: sm + SM_PREFIX holds msg_len readable bytes, m is valid for msg_len writes;
         // the regions may overlap (memmove semantics).
         unsafe { move_bytes(sm.add(SM_PREFIX), m, msg_len) };
-        // SAFETY: as above.
-        unsafe { set_len(mlen, msg_len) };
-        Some(())
+        Some(msg_len)
     })
 }
 

@@ -17,6 +17,23 @@ pub(crate) fn guard(f: impl FnOnce() -> Option<()>) -> c_int {
     }
 }
 
+/// Runs `f` as [`guard`] does, with the output length `len` (if given) set to 0 first and, on
+/// success, to the length that `f` returns.
+pub(crate) fn guard_len(mut len: Option<&mut usize>, f: impl FnOnce() -> Option<usize>) -> c_int {
+    if let Some(l) = len.as_deref_mut() {
+        *l = 0;
+    }
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Some(n)) => {
+            if let Some(l) = len {
+                *l = n;
+            }
+            OK
+        }
+        _ => FAIL,
+    }
+}
+
 /// The input bytes `p[0..len]`: the empty slice when `len` is 0 (even for a null `p`), `None`
 /// for a null `p` with a positive length or a length above `isize::MAX`.
 ///
@@ -51,6 +68,21 @@ pub(crate) unsafe fn input_array<'a, const L: usize>(p: *const u8) -> Option<&'a
     Some(unsafe { &*p.cast::<[u8; L]>() })
 }
 
+/// The optional fixed-size input of a `_derand` entry point: `Some(None)` for `None` (draw OS
+/// randomness), `Some(Some(bytes))` for a given non-null pointer, `None` for a given null one.
+///
+/// # Safety
+///
+/// A given non-null pointer must be valid for reads of `L` bytes that no one writes while the
+/// reference lives.
+pub(crate) unsafe fn seed<'a, const L: usize>(p: Option<*const u8>) -> Option<Option<&'a [u8; L]>> {
+    match p {
+        None => Some(None),
+        // SAFETY: the caller's contract.
+        Some(p) => unsafe { input_array::<L>(p) }.map(Some),
+    }
+}
+
 /// The output bytes `p[0..len]`, `None` for a null `p` or a length above `isize::MAX`.
 ///
 /// # Safety
@@ -66,16 +98,16 @@ pub(crate) unsafe fn output<'a>(p: *mut u8, len: usize) -> Option<&'a mut [u8]> 
     Some(unsafe { core::slice::from_raw_parts_mut(p, len) })
 }
 
-/// Writes `value` to `*p` when `p` is not null.
+/// Copies `bytes` to `p[0..bytes.len()]`; `None` for a null `p`.
 ///
 /// # Safety
 ///
-/// A non-null `p` must be valid for a write of one `usize` (aligned).
-pub(crate) unsafe fn set_len(p: *mut usize, value: usize) {
-    if !p.is_null() {
-        // SAFETY: p is non-null, aligned and valid for a write (the caller's contract).
-        unsafe { p.write(value) };
-    }
+/// A non-null `p` must be valid for writes of `bytes.len()` bytes that no other reference
+/// reaches meanwhile.
+pub(crate) unsafe fn write(p: *mut u8, bytes: &[u8]) -> Option<()> {
+    // SAFETY: the caller's contract.
+    unsafe { output(p, bytes.len()) }?.copy_from_slice(bytes);
+    Some(())
 }
 
 /// Moves `len` bytes from `src` to `dst` (the regions may overlap, as with `memmove`).

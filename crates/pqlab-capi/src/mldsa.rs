@@ -3,13 +3,14 @@
 //! expanded secret key of skEncode (Algorithm 24), sm = signature || m.
 
 use core::ffi::c_int;
+use core::ptr::null;
 
 use pqlab_mldsa::{
     MAX_CONTEXT_LEN, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
 };
 use zeroize::Zeroize;
 
-use crate::ffi::{guard, input, input_array, move_bytes, output, set_len};
+use crate::ffi::{OK, guard, guard_len, input, move_bytes, seed, write};
 use crate::{Macro, MacroValue};
 
 /// The length of the key-generation seed xi and of the signing randomness rnd.
@@ -46,40 +47,27 @@ unsafe fn keypair<P: ParameterSet>(pk: *mut u8, sk: *mut u8, xi: Option<*const u
         if pk.is_null() || sk.is_null() {
             return None;
         }
-        let (pk_bytes, key) = match xi {
+        // SAFETY: a non-null xi holds 32 readable bytes (the caller's contract).
+        let (pk_bytes, key) = match unsafe { seed::<SEED_LEN>(xi) }? {
             None => SigningKey::<P>::generate_encoded().ok()?,
-            Some(p) => {
-                // SAFETY: a non-null xi holds 32 readable bytes (the caller's contract).
-                let xi = unsafe { input_array::<SEED_LEN>(p) }?;
-                SigningKey::<P>::encoded_pair_from_seed(xi)
-            }
+            Some(xi) => SigningKey::<P>::encoded_pair_from_seed(xi),
         };
-        // SAFETY: pk is non-null and valid for P::PK_LEN bytes (the caller's contract).
-        let pk_out = unsafe { output(pk, P::PK_LEN) }?;
-        pk_out.copy_from_slice(pk_bytes.as_ref());
-        // SAFETY: sk is non-null and valid for P::SK_LEN bytes (the caller's contract).
-        let sk_out = unsafe { output(sk, P::SK_LEN) }?;
         let mut encoded = key.to_expanded();
-        sk_out.copy_from_slice(encoded.as_ref());
+        // SAFETY: pk and sk are valid for P::PK_LEN and P::SK_LEN bytes (the caller's contract).
+        let written = unsafe { write(pk, pk_bytes.as_ref()).and(write(sk, encoded.as_ref())) };
         encoded.zeroize();
-        Some(())
+        written
     })
 }
 
-/// Decodes the expanded secret key at `sk` (FIPS 204, Algorithm 25: skDecode).
+/// FIPS 204, Algorithm 2: ML-DSA.Sign of `msg` with context `ctx` and the expanded secret key
+/// at `sk` (Algorithm 25: skDecode), hedged with OS randomness (`rnd` = `None`) or with the 32
+/// bytes at `rnd`.
 ///
 /// # Safety
 ///
-/// A non-null `sk` must be valid for reads of `P::SK_LEN` bytes.
-unsafe fn signing_key<P: ParameterSet>(sk: *const u8) -> Option<SigningKey<P>> {
-    // SAFETY: a non-null sk holds P::SK_LEN readable bytes (the caller's contract).
-    let bytes = unsafe { input(sk, P::SK_LEN) }?;
-    SigningKey::<P>::from_expanded(bytes).ok()
-}
-
-/// FIPS 204, Algorithm 2: ML-DSA.Sign of `m` with context `ctx`, hedged with OS randomness
-/// (`rnd` = `None`) or with the 32 bytes at `rnd`; the signature goes to `sig[0..SIG_LEN]`.
-fn sign_bytes<P: ParameterSet>(
+/// A non-null `sk` valid for reads of `P::SK_LEN` bytes, a given non-null `rnd` for 32.
+unsafe fn sign_bytes<P: ParameterSet>(
     sk: *const u8,
     msg: &[u8],
     ctx: &[u8],
@@ -88,15 +76,12 @@ fn sign_bytes<P: ParameterSet>(
     if ctx.len() > MAX_CONTEXT_LEN {
         return None;
     }
-    // SAFETY: sk is the caller's secret key pointer, valid for P::SK_LEN bytes when non-null.
-    let key = unsafe { signing_key::<P>(sk) }?;
+    // SAFETY: sk and rnd are valid for P::SK_LEN and 32 bytes when non-null (the contract).
+    let (bytes, rnd) = unsafe { (input(sk, P::SK_LEN)?, seed::<SEED_LEN>(rnd)?) };
+    let key = SigningKey::<P>::from_expanded(bytes).ok()?;
     match rnd {
         None => key.sign(msg, ctx).ok(),
-        Some(p) => {
-            // SAFETY: a non-null rnd holds 32 readable bytes (the caller's contract).
-            let rnd = unsafe { input_array::<SEED_LEN>(p) }?;
-            key.sign_with_rnd(msg, ctx, rnd).ok()
-        }
+        Some(rnd) => key.sign_with_rnd(msg, ctx, rnd).ok(),
     }
 }
 
@@ -117,18 +102,13 @@ unsafe fn signature<P: ParameterSet>(
     rnd: Option<*const u8>,
     sk: *const u8,
 ) -> c_int {
-    // SAFETY: siglen is null or valid for a write (the caller's contract).
-    unsafe { set_len(siglen, 0) };
-    guard(|| {
-        // SAFETY: m and ctx are valid for mlen and ctxlen bytes (the caller's contract).
-        let (msg, ctx) = unsafe { (input(m, mlen)?, input(ctx, ctxlen)?) };
-        let s = sign_bytes::<P>(sk, msg, ctx, rnd)?;
+    // SAFETY: siglen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { siglen.as_mut() }, || {
+        // SAFETY: every pointer is valid for the length given with it (the caller's contract).
+        let s = unsafe { sign_bytes::<P>(sk, input(m, mlen)?, input(ctx, ctxlen)?, rnd)? };
         // SAFETY: sig is valid for P::SIG_LEN bytes and overlaps no input (the contract).
-        let out = unsafe { output(sig, P::SIG_LEN) }?;
-        out.copy_from_slice(s.as_bytes());
-        // SAFETY: as above.
-        unsafe { set_len(siglen, P::SIG_LEN) };
-        Some(())
+        unsafe { write(sig, s.as_bytes()) }?;
+        Some(P::SIG_LEN)
     })
 }
 
@@ -161,8 +141,8 @@ unsafe fn verify<P: ParameterSet>(
             )
         };
         let vk = VerifyingKey::<P>::from_bytes(pk).ok()?;
-        let s = Signature::<P>::from_bytes(sig).ok()?;
-        vk.verify(msg, ctx, &s).ok()
+        vk.verify(msg, ctx, &Signature::<P>::from_bytes(sig).ok()?)
+            .ok()
     })
 }
 
@@ -179,24 +159,22 @@ unsafe fn sign<P: ParameterSet>(
     mlen: usize,
     sk: *const u8,
 ) -> c_int {
-    // SAFETY: smlen is null or valid for a write (the caller's contract).
-    unsafe { set_len(smlen, 0) };
-    guard(|| {
+    // SAFETY: smlen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { smlen.as_mut() }, || {
         let total = P::SIG_LEN.checked_add(mlen)?;
         if sm.is_null() || total > isize::MAX as usize {
             return None;
         }
-        // SAFETY: m is valid for mlen bytes; the slice is dropped before sm is written.
-        let s = sign_bytes::<P>(sk, unsafe { input(m, mlen) }?, &[], None)?;
-        // SAFETY: sm is valid for total bytes and m for mlen; the message moves first (memmove
-        // semantics, so m may overlap sm), then the signature goes in front of it.
-        unsafe { move_bytes(m, sm.add(P::SIG_LEN), mlen) };
-        // SAFETY: sm[0..SIG_LEN] is valid for writes and no other reference reaches it now.
-        let out = unsafe { output(sm, P::SIG_LEN) }?;
-        out.copy_from_slice(s.as_bytes());
-        // SAFETY: as above.
-        unsafe { set_len(smlen, total) };
-        Some(())
+        // SAFETY: m is valid for mlen bytes, sk for P::SK_LEN; the slice is dropped before sm
+        // is written.
+        let s = unsafe { sign_bytes::<P>(sk, input(m, mlen)?, &[], None)? };
+        // SAFETY: sm is valid for total bytes and m for mlen; the message moves first
+        // (memmove semantics, so m may overlap sm), then the signature goes in front of it.
+        unsafe {
+            move_bytes(m, sm.add(P::SIG_LEN), mlen);
+            write(sm, s.as_bytes())?;
+        }
+        Some(total)
     })
 }
 
@@ -214,28 +192,24 @@ unsafe fn open<P: ParameterSet>(
     smlen: usize,
     pk: *const u8,
 ) -> c_int {
-    // SAFETY: mlen is null or valid for a write (the caller's contract).
-    unsafe { set_len(mlen, 0) };
-    guard(|| {
+    // SAFETY: mlen is null or valid for a write of one size_t (the caller's contract).
+    guard_len(unsafe { mlen.as_mut() }, || {
         let msg_len = smlen.checked_sub(P::SIG_LEN)?;
-        if m.is_null() && msg_len > 0 {
+        if sm.is_null() || smlen > isize::MAX as usize || (m.is_null() && msg_len > 0) {
             return None;
         }
-        {
-            // SAFETY: sm and pk are valid for smlen and P::PK_LEN bytes; the slices are dropped
-            // before m is written.
-            let (sm, pk) = unsafe { (input(sm, smlen)?, input(pk, P::PK_LEN)?) };
-            let (sig, msg) = sm.split_at(P::SIG_LEN);
-            let vk = VerifyingKey::<P>::from_bytes(pk).ok()?;
-            vk.verify(msg, &[], &Signature::<P>::from_bytes(sig).ok()?)
-                .ok()?;
+        // SAFETY: sm is non-null and valid for smlen = SIG_LEN + msg_len bytes (the
+        // caller's contract): the signature, then the message; both are read before m is
+        // written.
+        let status =
+            unsafe { verify::<P>(sm, P::SIG_LEN, sm.add(P::SIG_LEN), msg_len, null(), 0, pk) };
+        if status != OK {
+            return None;
         }
-        // SAFETY: sm + SIG_LEN holds msg_len readable bytes, m is valid for msg_len writes; the
-        // regions may overlap (memmove semantics).
+        // SAFETY: sm + SIG_LEN holds msg_len readable bytes, m is valid for msg_len writes;
+        // the regions may overlap (memmove semantics).
         unsafe { move_bytes(sm.add(P::SIG_LEN), m, msg_len) };
-        // SAFETY: as above.
-        unsafe { set_len(mlen, msg_len) };
-        Some(())
+        Some(msg_len)
     })
 }
 
@@ -282,7 +256,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA44_crypto_sign_signature(
     sk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { signature::<MlDsa44>(sig, siglen, m, mlen, core::ptr::null(), 0, None, sk) }
+    unsafe { signature::<MlDsa44>(sig, siglen, m, mlen, null(), 0, None, sk) }
 }
 
 /// ML-DSA-44 `crypto_sign_signature_ctx`: FIPS 204, Algorithm 2 (ML-DSA.Sign), hedged, with the
@@ -341,7 +315,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA44_crypto_sign_verify(
     pk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { verify::<MlDsa44>(sig, siglen, m, mlen, core::ptr::null(), 0, pk) }
+    unsafe { verify::<MlDsa44>(sig, siglen, m, mlen, null(), 0, pk) }
 }
 
 /// ML-DSA-44 `crypto_sign_verify_ctx`: FIPS 204, Algorithm 3 (ML-DSA.Verify) with the context
@@ -443,7 +417,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA65_crypto_sign_signature(
     sk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { signature::<MlDsa65>(sig, siglen, m, mlen, core::ptr::null(), 0, None, sk) }
+    unsafe { signature::<MlDsa65>(sig, siglen, m, mlen, null(), 0, None, sk) }
 }
 
 /// ML-DSA-65 `crypto_sign_signature_ctx`: FIPS 204, Algorithm 2 (ML-DSA.Sign), hedged, with the
@@ -502,7 +476,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA65_crypto_sign_verify(
     pk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { verify::<MlDsa65>(sig, siglen, m, mlen, core::ptr::null(), 0, pk) }
+    unsafe { verify::<MlDsa65>(sig, siglen, m, mlen, null(), 0, pk) }
 }
 
 /// ML-DSA-65 `crypto_sign_verify_ctx`: FIPS 204, Algorithm 3 (ML-DSA.Verify) with the context
@@ -604,7 +578,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA87_crypto_sign_signature(
     sk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { signature::<MlDsa87>(sig, siglen, m, mlen, core::ptr::null(), 0, None, sk) }
+    unsafe { signature::<MlDsa87>(sig, siglen, m, mlen, null(), 0, None, sk) }
 }
 
 /// ML-DSA-87 `crypto_sign_signature_ctx`: FIPS 204, Algorithm 2 (ML-DSA.Sign), hedged, with the
@@ -663,7 +637,7 @@ pub unsafe extern "C" fn PQLAB_MLDSA87_crypto_sign_verify(
     pk: *const u8,
 ) -> c_int {
     // SAFETY: the caller's contract (crate documentation) is the one the callee requires.
-    unsafe { verify::<MlDsa87>(sig, siglen, m, mlen, core::ptr::null(), 0, pk) }
+    unsafe { verify::<MlDsa87>(sig, siglen, m, mlen, null(), 0, pk) }
 }
 
 /// ML-DSA-87 `crypto_sign_verify_ctx`: FIPS 204, Algorithm 3 (ML-DSA.Verify) with the context

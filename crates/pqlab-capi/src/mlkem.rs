@@ -10,7 +10,7 @@ use pqlab_mlkem::{
 };
 use zeroize::Zeroize;
 
-use crate::ffi::{guard, input, input_array, output};
+use crate::ffi::{guard, input, seed, write};
 use crate::{Macro, MacroValue};
 
 /// The length of the encapsulation randomness m.
@@ -52,23 +52,18 @@ unsafe fn keypair<P: ParameterSet>(pk: *mut u8, sk: *mut u8, coins: Option<*cons
         if pk.is_null() || sk.is_null() {
             return None;
         }
-        let dk = match coins {
+        // SAFETY: non-null coins hold 64 readable bytes (the caller's contract).
+        let dk = match unsafe { seed::<SEED_LEN>(coins) }? {
             None => DecapsulationKey::<P>::generate().ok()?,
-            Some(p) => {
-                // SAFETY: non-null coins hold 64 readable bytes (the caller's contract).
-                let seed = unsafe { input_array::<SEED_LEN>(p) }?;
-                DecapsulationKey::<P>::from_seed_bytes(seed).ok()?
-            }
+            Some(seed) => DecapsulationKey::<P>::from_seed_bytes(seed).ok()?,
         };
-        // SAFETY: pk is non-null and valid for P::EK_LEN bytes (the caller's contract).
-        let pk_out = unsafe { output(pk, P::EK_LEN) }?;
-        pk_out.copy_from_slice(dk.encapsulation_key().as_bytes());
-        // SAFETY: sk is non-null and valid for P::DK_LEN bytes (the caller's contract).
-        let sk_out = unsafe { output(sk, P::DK_LEN) }?;
         let mut encoded = dk.to_expanded();
-        sk_out.copy_from_slice(encoded.as_ref());
+        // SAFETY: pk and sk are valid for P::EK_LEN and P::DK_LEN bytes (the caller's contract).
+        let written = unsafe {
+            write(pk, dk.encapsulation_key().as_bytes()).and(write(sk, encoded.as_ref()))
+        };
         encoded.as_mut().zeroize();
-        Some(())
+        written
     })
 }
 
@@ -92,19 +87,13 @@ unsafe fn enc<P: ParameterSet>(
         }
         // SAFETY: pk is valid for P::EK_LEN bytes when non-null (the caller's contract).
         let ek = EncapsulationKey::<P>::from_bytes(unsafe { input(pk, P::EK_LEN) }?).ok()?;
-        let (c, k) = match coins {
+        // SAFETY: non-null coins hold 32 readable bytes (the caller's contract).
+        let (c, k) = match unsafe { seed::<ENC_COINS_LEN>(coins) }? {
             None => ek.encapsulate().ok()?,
-            Some(p) => {
-                // SAFETY: non-null coins hold 32 readable bytes (the caller's contract).
-                let m = unsafe { input_array::<ENC_COINS_LEN>(p) }?;
-                ek.encapsulate_deterministic(m)
-            }
+            Some(m) => ek.encapsulate_deterministic(m),
         };
         // SAFETY: ct and ss are non-null, valid for P::CT_LEN and 32 bytes, and overlap no input.
-        let (ct_out, ss_out) = unsafe { (output(ct, P::CT_LEN)?, output(ss, SHARED_SECRET_LEN)?) };
-        ct_out.copy_from_slice(c.as_bytes());
-        ss_out.copy_from_slice(k.as_bytes());
-        Some(())
+        unsafe { write(ct, c.as_bytes()).and(write(ss, k.as_bytes())) }
     })
 }
 
@@ -122,9 +111,7 @@ unsafe fn dec<P: ParameterSet>(ss: *mut u8, ct: *const u8, sk: *const u8) -> c_i
         let c = Ciphertext::<P>::from_bytes(ct).ok()?;
         let k = dk.decapsulate(&c);
         // SAFETY: ss is valid for 32 bytes and overlaps no input (the caller's contract).
-        let ss_out = unsafe { output(ss, SHARED_SECRET_LEN) }?;
-        ss_out.copy_from_slice(k.as_bytes());
-        Some(())
+        unsafe { write(ss, k.as_bytes()) }
     })
 }
 

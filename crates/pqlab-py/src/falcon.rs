@@ -11,7 +11,7 @@ use pqlab_falcon::{Error, ExpandedKey, SEED_LEN, Signature, SigningKey, Verifyin
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::{invalid_signature, randomness_error, value_error};
+use crate::{invalid_signature, randomness_error, value_error, with_secret};
 
 /// Maps a library error of key handling or signing: a failed random number generator to
 /// `OSError`, everything else (lengths, headers, coefficient ranges) to `ValueError`.
@@ -51,21 +51,32 @@ fn generate<const N: usize>(py: Python<'_>) -> PyResult<Keys<N>> {
 
 /// Falcon spec v1.2, Algorithm 4: NTRUGen seeded as the round-3 reference `nist.c` does
 /// (SHAKE256 over the 48-byte seed), which reproduces the NIST KAT key pairs.
-fn from_seed<const N: usize>(py: Python<'_>, seed: &[u8]) -> PyResult<Keys<N>> {
-    let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| {
-        value_error(format!(
-            "seed has {} bytes, expected {SEED_LEN}",
-            seed.len()
+/// The seed is wiped after use.
+fn from_seed<const N: usize>(py: Python<'_>, seed: Cow<'_, [u8]>) -> PyResult<Keys<N>> {
+    with_secret(seed, |seed| {
+        let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| {
+            value_error(format!(
+                "seed has {} bytes, expected {SEED_LEN}",
+                seed.len()
+            ))
+        })?;
+        Ok(Keys::new(
+            py.detach(|| SigningKey::<N>::generate_from_seed(seed)),
         ))
-    })?;
-    Ok(Keys::new(
-        py.detach(|| SigningKey::<N>::generate_from_seed(seed)),
-    ))
+    })
 }
 
-/// Falcon spec v1.2, Section 3.11.5: the encoded secret key (G is recomputed and checked).
-fn from_private_bytes<const N: usize>(sk: &[u8]) -> PyResult<Keys<N>> {
-    SigningKey::<N>::decode(sk).map(Keys::new).map_err(to_py)
+/// Falcon spec v1.2, Section 3.11.5: the encoded secret key (G is recomputed and checked;
+/// the input is wiped after use).
+fn from_private_bytes<const N: usize>(sk: Cow<'_, [u8]>) -> PyResult<Keys<N>> {
+    with_secret(sk, SigningKey::<N>::decode)
+        .map(Keys::new)
+        .map_err(to_py)
+}
+
+/// The public key h = g / f mod q of a secret key.
+fn public_key<const N: usize>(keys: &Keys<N>) -> Box<VerifyingKey<N>> {
+    Box::new(keys.sk.verifying_key())
 }
 
 /// Falcon spec v1.2, Section 3.11.5: the encoded secret key.
@@ -138,17 +149,13 @@ impl Falcon512PrivateKey {
     /// seed drives NTRUGen; the NIST KAT key pairs come out of their DRBG's first 48 bytes).
     #[staticmethod]
     fn from_seed_bytes(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(py, &data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(py, data).map(Self)
     }
 
     /// The key of an encoded secret key (Falcon spec v1.2, Section 3.11.5, header 0x59).
     #[staticmethod]
     fn from_private_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_private_bytes(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_private_bytes(data).map(Self)
     }
 
     /// The encoded secret key (Falcon spec v1.2, Section 3.11.5; 1281 bytes).
@@ -158,7 +165,7 @@ impl Falcon512PrivateKey {
 
     /// The matching public key h = g / f mod q.
     fn public_key(&self) -> Falcon512PublicKey {
-        Falcon512PublicKey(Box::new(self.0.sk.verifying_key()))
+        Falcon512PublicKey(public_key(&self.0))
     }
 
     /// Signs `data` (Falcon spec v1.2, Algorithm 10: Sign): the detached compressed signature
@@ -217,17 +224,13 @@ impl Falcon1024PrivateKey {
     /// seed drives NTRUGen; the NIST KAT key pairs come out of their DRBG's first 48 bytes).
     #[staticmethod]
     fn from_seed_bytes(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(py, &data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(py, data).map(Self)
     }
 
     /// The key of an encoded secret key (Falcon spec v1.2, Section 3.11.5, header 0x5A).
     #[staticmethod]
     fn from_private_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_private_bytes(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_private_bytes(data).map(Self)
     }
 
     /// The encoded secret key (Falcon spec v1.2, Section 3.11.5; 2305 bytes).
@@ -237,7 +240,7 @@ impl Falcon1024PrivateKey {
 
     /// The matching public key h = g / f mod q.
     fn public_key(&self) -> Falcon1024PublicKey {
-        Falcon1024PublicKey(Box::new(self.0.sk.verifying_key()))
+        Falcon1024PublicKey(public_key(&self.0))
     }
 
     /// Signs `data` (Falcon spec v1.2, Algorithm 10: Sign): the detached compressed signature

@@ -45,12 +45,14 @@ fn invalid_signature() -> PyErr {
     InvalidSignature::new_err("signature does not verify")
 }
 
-/// Wipes the copy of a secret input that PyO3 made from a `bytearray` or `memoryview` (a
-/// `bytes` argument is borrowed, not copied).
-fn wipe(data: std::borrow::Cow<'_, [u8]>) {
+/// Runs `f` on a secret input, then wipes the copy that PyO3 made of it from a `bytearray` or
+/// `memoryview` (a `bytes` argument is borrowed, not copied).
+fn with_secret<T>(data: std::borrow::Cow<'_, [u8]>, f: impl FnOnce(&[u8]) -> T) -> T {
+    let out = f(&data);
     if let std::borrow::Cow::Owned(mut copy) = data {
         zeroize::Zeroize::zeroize(&mut copy);
     }
+    out
 }
 
 /// The Python module `pqlab`.

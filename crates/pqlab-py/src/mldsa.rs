@@ -10,7 +10,7 @@ use pqlab_mldsa::{
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::{invalid_signature, randomness_error, value_error};
+use crate::{invalid_signature, randomness_error, value_error, with_secret};
 
 /// Maps a library error: a bad signature to `InvalidSignature`, a failed random number
 /// generator to `OSError`, everything else (lengths, context, malformed key) to `ValueError`.
@@ -27,16 +27,16 @@ fn generate<P: ParameterSet>() -> PyResult<Box<SigningKey<P>>> {
     SigningKey::<P>::generate().map(Box::new).map_err(to_py)
 }
 
-/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi.
-fn from_seed<P: ParameterSet>(seed: &[u8]) -> PyResult<Box<SigningKey<P>>> {
-    SigningKey::<P>::from_seed_slice(seed)
+/// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal from the 32-byte seed xi (wiped after use).
+fn from_seed<P: ParameterSet>(seed: Cow<'_, [u8]>) -> PyResult<Box<SigningKey<P>>> {
+    with_secret(seed, SigningKey::<P>::from_seed_slice)
         .map(Box::new)
         .map_err(to_py)
 }
 
-/// FIPS 204, Algorithm 25: skDecode, from the expanded secret key.
-fn from_expanded<P: ParameterSet>(sk: &[u8]) -> PyResult<Box<SigningKey<P>>> {
-    SigningKey::<P>::from_expanded(sk)
+/// FIPS 204, Algorithm 25: skDecode, from the expanded secret key (wiped after use).
+fn from_expanded<P: ParameterSet>(sk: Cow<'_, [u8]>) -> PyResult<Box<SigningKey<P>>> {
+    with_secret(sk, SigningKey::<P>::from_expanded)
         .map(Box::new)
         .map_err(to_py)
 }
@@ -131,17 +131,13 @@ impl MlDsa44PrivateKey {
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 32-byte seed xi.
@@ -227,17 +223,13 @@ impl MlDsa65PrivateKey {
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 32-byte seed xi.
@@ -323,17 +315,13 @@ impl MlDsa87PrivateKey {
     /// The key of a 32-byte seed xi (FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded secret key (FIPS 204, Algorithm 25: skDecode); it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 32-byte seed xi.

@@ -11,7 +11,7 @@ use pqlab_mlkem::{
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::{randomness_error, value_error};
+use crate::{randomness_error, value_error, with_secret};
 
 /// Maps a library error: a failed random number generator to `OSError`, everything else
 /// (lengths, the key checks of FIPS 203, Sections 7.2 and 7.3) to `ValueError`.
@@ -29,18 +29,33 @@ fn generate<P: ParameterSet>() -> PyResult<Box<DecapsulationKey<P>>> {
         .map_err(to_py)
 }
 
-/// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal from the 64-byte seed d || z.
-fn from_seed<P: ParameterSet>(seed: &[u8]) -> PyResult<Box<DecapsulationKey<P>>> {
-    DecapsulationKey::<P>::from_seed_bytes(seed)
+/// FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal from the 64-byte seed d || z (wiped after
+/// use).
+fn from_seed<P: ParameterSet>(seed: Cow<'_, [u8]>) -> PyResult<Box<DecapsulationKey<P>>> {
+    with_secret(seed, DecapsulationKey::<P>::from_seed_bytes)
         .map(Box::new)
         .map_err(to_py)
 }
 
-/// The decapsulation key dk of FIPS 203, Algorithm 16, with the checks of Section 7.3.
-fn from_expanded<P: ParameterSet>(dk: &[u8]) -> PyResult<Box<DecapsulationKey<P>>> {
-    DecapsulationKey::<P>::from_expanded(dk)
+/// The decapsulation key dk of FIPS 203, Algorithm 16, with the checks of Section 7.3 (wiped
+/// after use).
+fn from_expanded<P: ParameterSet>(dk: Cow<'_, [u8]>) -> PyResult<Box<DecapsulationKey<P>>> {
+    with_secret(dk, DecapsulationKey::<P>::from_expanded)
         .map(Box::new)
         .map_err(to_py)
+}
+
+/// The expanded decapsulation key dk (FIPS 203, Algorithm 16).
+fn expanded_bytes<'py, P: ParameterSet>(
+    py: Python<'py>,
+    dk: &DecapsulationKey<P>,
+) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, dk.to_expanded().as_ref())
+}
+
+/// The encapsulation key ek of a decapsulation key.
+fn public_key<P: ParameterSet>(dk: &DecapsulationKey<P>) -> Box<EncapsulationKey<P>> {
+    Box::new(dk.encapsulation_key().clone())
 }
 
 /// The 64-byte seed d || z (the private key in the form pyca/cryptography and the IETF use).
@@ -115,18 +130,14 @@ impl MlKem512PrivateKey {
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 64-byte seed d || z.
@@ -136,12 +147,12 @@ impl MlKem512PrivateKey {
 
     /// The expanded decapsulation key dk (FIPS 203, Algorithm 16).
     fn private_bytes_expanded<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.to_expanded().as_ref())
+        expanded_bytes(py, &self.0)
     }
 
     /// The matching public (encapsulation) key.
     fn public_key(&self) -> MlKem512PublicKey {
-        MlKem512PublicKey(Box::new(self.0.encapsulation_key().clone()))
+        MlKem512PublicKey(public_key(&self.0))
     }
 
     /// The 32-byte shared secret of `ciphertext` (FIPS 203, Algorithm 21: ML-KEM.Decaps).
@@ -205,18 +216,14 @@ impl MlKem768PrivateKey {
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 64-byte seed d || z.
@@ -226,12 +233,12 @@ impl MlKem768PrivateKey {
 
     /// The expanded decapsulation key dk (FIPS 203, Algorithm 16).
     fn private_bytes_expanded<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.to_expanded().as_ref())
+        expanded_bytes(py, &self.0)
     }
 
     /// The matching public (encapsulation) key.
     fn public_key(&self) -> MlKem768PublicKey {
-        MlKem768PublicKey(Box::new(self.0.encapsulation_key().clone()))
+        MlKem768PublicKey(public_key(&self.0))
     }
 
     /// The 32-byte shared secret of `ciphertext` (FIPS 203, Algorithm 21: ML-KEM.Decaps).
@@ -295,18 +302,14 @@ impl MlKem1024PrivateKey {
     /// The key of a 64-byte seed d || z (FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal).
     #[staticmethod]
     fn from_seed_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_seed(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_seed(data).map(Self)
     }
 
     /// The key of an expanded decapsulation key dk (checked as FIPS 203, Section 7.3 says);
     /// it has no seed.
     #[staticmethod]
     fn from_expanded_bytes(data: Cow<'_, [u8]>) -> PyResult<Self> {
-        let key = from_expanded(&data).map(Self);
-        crate::wipe(data);
-        key
+        from_expanded(data).map(Self)
     }
 
     /// The 64-byte seed d || z.
@@ -316,12 +319,12 @@ impl MlKem1024PrivateKey {
 
     /// The expanded decapsulation key dk (FIPS 203, Algorithm 16).
     fn private_bytes_expanded<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.to_expanded().as_ref())
+        expanded_bytes(py, &self.0)
     }
 
     /// The matching public (encapsulation) key.
     fn public_key(&self) -> MlKem1024PublicKey {
-        MlKem1024PublicKey(Box::new(self.0.encapsulation_key().clone()))
+        MlKem1024PublicKey(public_key(&self.0))
     }
 
     /// The 32-byte shared secret of `ciphertext` (FIPS 203, Algorithm 21: ML-KEM.Decaps).
