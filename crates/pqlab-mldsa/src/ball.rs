@@ -20,6 +20,7 @@
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
+use crate::backend::Ops;
 use crate::params::ParameterSet;
 use crate::poly::Poly;
 
@@ -33,8 +34,8 @@ const SLACK: usize = 24;
 /// c in mask form: bit k % 64 of word k / 64 of `nonzero` says c_k != 0, the same bit of
 /// `negative` says c_k = -1. Secret (for an attempt that may still be rejected); wiped on drop.
 pub(crate) struct BallMasks {
-    nonzero: [u64; 4],
-    negative: [u64; 4],
+    pub(crate) nonzero: [u64; 4],
+    pub(crate) negative: [u64; 4],
 }
 
 impl Drop for BallMasks {
@@ -44,16 +45,24 @@ impl Drop for BallMasks {
     }
 }
 
-/// The running state of Algorithm 29 over the byte stream: `i` is the position being filled
-/// (256 - tau + the number of accepted bytes; 256 when done).
-struct Sampler {
-    c: BallMasks,
-    signs: u64,
-    i: u64,
-    tau: u64,
+/// The running state of Algorithm 29 over the byte stream: the masks of c, the 64 sign bits,
+/// the position `i` being filled (256 - tau + the number of accepted bytes; 256 when done) and
+/// tau. Read and written by the back ends' [`Ops::ball_bytes`].
+pub(crate) struct BallState {
+    pub(crate) c: BallMasks,
+    pub(crate) signs: u64,
+    pub(crate) i: u64,
+    pub(crate) tau: u64,
 }
 
-impl Sampler {
+/// [`Ops::ball_bytes`] in portable Rust: [`BallState::byte`] on each byte.
+pub(crate) fn ball_bytes_portable(st: &mut BallState, bytes: &[u8]) {
+    for &b in bytes {
+        st.byte(b);
+    }
+}
+
+impl BallState {
     /// FIPS 204, Algorithm 29, lines 6 to 10 for one stream byte `b`, in constant time: if
     /// the sampling is not done and b <= i (line 7 accepts j = b), c_i = c_j (line 9; c_i is
     /// still zero), c_j = (-1)^h\[i + tau - 256\] (line 10), i + 1; else nothing changes.
@@ -99,7 +108,7 @@ impl Sampler {
 /// FIPS 204, Algorithm 29: SampleInBall(rho) for rho = c_tilde, in constant time (module
 /// documentation), as masks. `slack` is the number of rejections allowed before the
 /// declassified check ([`SLACK`]; the tests lower it to reach the rest of the stream).
-fn sample_masks<P: ParameterSet>(c_tilde: &[u8], slack: usize) -> BallMasks {
+fn sample_masks<P: ParameterSet, B: Ops>(c_tilde: &[u8], slack: usize) -> BallMasks {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
     let mut h = Shake256::new();
     h.absorb(c_tilde);
@@ -107,7 +116,7 @@ fn sample_masks<P: ParameterSet>(c_tilde: &[u8], slack: usize) -> BallMasks {
     let mut first = [0u8; 136];
     reader.squeeze(&mut first);
     let (sign_bytes, rest) = first.split_at(8);
-    let mut s = Sampler {
+    let mut s = BallState {
         c: BallMasks {
             nonzero: [0; 4],
             negative: [0; 4],
@@ -117,18 +126,12 @@ fn sample_masks<P: ParameterSet>(c_tilde: &[u8], slack: usize) -> BallMasks {
         tau: P::TAU as u64,
     };
     let budget = (P::TAU + slack).min(FIRST_BLOCK);
-    for &b in &rest[..budget] {
-        s.byte(b);
-    }
+    B::ball_bytes(&mut s, &rest[..budget]);
     if !s.done() {
-        for &b in &rest[budget..] {
-            s.byte(b);
-        }
+        B::ball_bytes(&mut s, &rest[budget..]);
         while !s.done() {
             let mut block = reader.squeeze_block();
-            for &b in &block {
-                s.byte(b);
-            }
+            B::ball_bytes(&mut s, &block);
             block.zeroize();
         }
     }
@@ -139,8 +142,8 @@ fn sample_masks<P: ParameterSet>(c_tilde: &[u8], slack: usize) -> BallMasks {
 
 impl BallMasks {
     /// FIPS 204, Algorithm 29: SampleInBall(c_tilde) in constant time (module documentation).
-    pub(crate) fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
-        sample_masks::<P>(c_tilde, SLACK)
+    pub(crate) fn sample<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Self {
+        sample_masks::<P, B>(c_tilde, SLACK)
     }
 
     /// c as a polynomial (coefficients in {-1, 0, 1}), without branches.
@@ -182,7 +185,7 @@ mod tests {
 
     /// The constant-time form equals the textbook one on many challenges, with the usual
     /// slack and with none (every byte after tau goes through the rest-of-stream path).
-    fn equals_textbook<P: ParameterSet>() -> usize {
+    fn equals_textbook<P: ParameterSet, B: Ops>() -> usize {
         let mut x = 0x243F_6A88_85A3_08D3u64;
         let mut cases = 0;
         for _ in 0..2000 {
@@ -195,7 +198,7 @@ mod tests {
             let c_tilde = &c_tilde[..P::C_TILDE_LEN];
             let want = sample_in_ball::<P>(c_tilde);
             for slack in [SLACK, 0] {
-                let got = sample_masks::<P>(c_tilde, slack).to_poly();
+                let got = sample_masks::<P, B>(c_tilde, slack).to_poly();
                 assert_eq!(got, want, "slack {slack}");
                 cases += 1;
             }
@@ -205,19 +208,33 @@ mod tests {
         cases
     }
 
+    fn all_sets<B: Ops>() -> usize {
+        equals_textbook::<MlDsa44, B>()
+            + equals_textbook::<MlDsa65, B>()
+            + equals_textbook::<MlDsa87, B>()
+    }
+
+    /// Under every back end the CPU has (the SIMD ones run their own `ball_bytes`).
     #[test]
     fn constant_time_sample_in_ball_equals_algorithm_29() {
-        let cases = equals_textbook::<MlDsa44>()
-            + equals_textbook::<MlDsa65>()
-            + equals_textbook::<MlDsa87>();
-        assert_eq!(cases, 3 * 2000 * 2);
+        let mut ran = 0;
+        for backend in pqlab_backend::Backend::ALL {
+            if !backend.is_available() {
+                std::eprintln!("{}: not available, skipped", backend.name());
+                continue;
+            }
+            let cases = crate::backend::dispatch!(on backend, B => all_sets::<B>());
+            assert_eq!(cases, 3 * 2000 * 2, "{}", backend.name());
+            ran += 1;
+        }
+        assert!(ran >= 1);
     }
 
     #[test]
     fn a_stream_of_rejections_reads_on() {
         // A sampler fed bytes above every position rejects them all and stays where it is;
         // an accepted byte then fills position 256 - tau.
-        let mut s = Sampler {
+        let mut s = BallState {
             c: BallMasks {
                 nonzero: [0; 4],
                 negative: [0; 4],

@@ -115,12 +115,12 @@ type Challenge = SparseC;
 fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
     #[cfg(not(feature = "small-memory"))]
     {
-        let mut c_hat = BallMasks::sample::<P>(c_tilde).to_poly();
+        let mut c_hat = BallMasks::sample::<P, B>(c_tilde).to_poly();
         c_hat.ntt::<B>();
         c_hat
     }
     #[cfg(feature = "small-memory")]
-    SparseC::sample::<P>(c_tilde)
+    SparseC::sample::<P, B>(c_tilde)
 }
 
 /// FIPS 204, Algorithm 7 lines 19, 20 and 25, one polynomial: `cs` = <<c s\[i\]>> for s = s1, s2

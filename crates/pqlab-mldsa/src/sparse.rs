@@ -10,6 +10,7 @@
 //! configuration, which has no data cache; on a core with a data cache they reach different
 //! cache lines (the default configuration, with c in the NTT domain, has no such access).
 
+use crate::backend::Ops;
 use crate::ball::BallMasks;
 use crate::params::ParameterSet;
 use crate::poly::Poly;
@@ -29,13 +30,13 @@ impl SparseC {
     /// FIPS 204, Algorithm 29: SampleInBall(c_tilde), in sparse form: the constant-time
     /// sampler's masks ([`BallMasks`]) turned into the list of nonzero coefficients in
     /// increasing position.
-    pub(crate) fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
+    pub(crate) fn sample<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Self {
         let mut c = SparseC {
             pos: [0; MAX_TAU + 1],
             sign: [0; MAX_TAU + 1],
             n: 0,
         };
-        c.n = BallMasks::sample::<P>(c_tilde).positions(&mut c.pos, &mut c.sign);
+        c.n = BallMasks::sample::<P, B>(c_tilde).positions(&mut c.pos, &mut c.sign);
         c
     }
 
@@ -74,7 +75,7 @@ mod tests {
     fn sparse_equals_ntt<P: ParameterSet>() {
         for case in 0..20u8 {
             let c_tilde = [case; 32];
-            let sparse = SparseC::sample::<P>(&c_tilde);
+            let sparse = SparseC::sample::<P, Portable>(&c_tilde);
             let dense = sample_in_ball::<P>(&c_tilde);
             let mut back = [0i32; 256];
             for (&p, &s) in sparse.pos[..sparse.n].iter().zip(&sparse.sign[..sparse.n]) {

@@ -16,6 +16,8 @@
 
 use pqlab_backend::Backend;
 
+use crate::ball::BallState;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -101,6 +103,14 @@ pub(crate) trait Ops {
     /// FIPS 204, Algorithm 19: BitUnpack, w_i = b - x_i, for the (bits, b) of
     /// [`Ops::bit_pack`].
     fn bit_unpack(v: &[u8], bits: usize, b: i32, a: &mut Coeffs);
+
+    /// FIPS 204, Algorithm 29 (SampleInBall), lines 6 to 10 on a run of SHAKE256 output bytes,
+    /// in constant time ([`crate::ball`]): for each byte, whether it is accepted and where it
+    /// moves and sets coefficients of c are masks, never a branch or a memory index. The
+    /// portable form ([`crate::ball::ball_bytes_portable`]) unless a back end has its own.
+    fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
+        crate::ball::ball_bytes_portable(st, bytes);
+    }
 }
 
 /// Runs `$body` with the type `$B` naming this scheme's kernels of the back end selected for

@@ -8,6 +8,7 @@
 //! * [`rounding`]: Power2Round, Decompose, MakeHint, UseHint (Algorithms 35 to 40) and the
 //!   infinity-norm check.
 //! * [`pack`]: SimpleBitPack, BitPack and their inverses (Algorithms 16 to 19).
+//! * [`ball`]: SampleInBall's byte steps in constant time (Algorithm 29, lines 6 to 10).
 //!
 //! The kernels are `unsafe fn`s compiled with `#[target_feature(enable = "avx2,bmi2,popcnt")]`.
 //! The safe [`Ops`] methods below call them only because the type [`Avx2`] is instantiated by
@@ -25,7 +26,9 @@ use pqlab_backend::Backend;
 
 use super::portable::Portable;
 use super::{Coeffs, Ops};
+use crate::ball::BallState;
 
+pub(in crate::backend) mod ball;
 mod ntt;
 mod pack;
 mod rounding;
@@ -38,6 +41,11 @@ pub(crate) struct Avx2;
 
 impl Ops for Avx2 {
     const BACKEND: Backend = Backend::Avx2;
+
+    fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
+        // SAFETY: `Avx2` is only instantiated after AVX2 was detected (module documentation).
+        unsafe { ball::ball_bytes(st, bytes) }
+    }
 
     fn ntt(a: &mut Coeffs) {
         let _k = pqlab_profile::enter(pqlab_profile::Kernel::Ntt);

@@ -21,6 +21,7 @@ use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512};
 use pqlab_backend::Backend;
 
 use super::{Coeffs, Ops};
+use crate::ball::BallState;
 
 mod ntt;
 mod pack;
@@ -61,6 +62,12 @@ fn load_row(r: &[i32; 16]) -> __m512i {
 
 impl Ops for Avx512 {
     const BACKEND: Backend = Backend::Avx512;
+
+    fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
+        // SAFETY: `Avx512` is only instantiated after AVX-512 and AVX2 were detected; the AVX2
+        // kernel (256-bit masks) is the right width for this step.
+        unsafe { super::avx2::ball::ball_bytes(st, bytes) }
+    }
 
     fn ntt(a: &mut Coeffs) {
         // SAFETY (this and every call below): `Avx512` is only instantiated by `dispatch!`
