@@ -5,8 +5,7 @@
 //! * [`modp`]: the NTRUSolve primes, Montgomery arithmetic and NTT modulo each (with AVX2
 //!   in `ntt_x86`).
 //! * [`zint`]: the big integers of NTRUSolve; [`xgcd`]: their extended GCD.
-//! * [`solve`]: NTRUSolve itself; [`window`]: the floating-point approximations of its big
-//!   integers for Babai's reduction.
+//! * [`solve`]: NTRUSolve itself.
 //!
 //! Rejections (each draws a fresh (f, g) from the continuing stream, as in the reference):
 //! a coefficient of f or g outside the secret-key encoding (|x| >= 32 for n = 512, 16 for
@@ -22,7 +21,6 @@ mod modp;
 #[cfg(target_arch = "x86_64")]
 mod ntt_x86;
 mod solve;
-mod window;
 mod xgcd;
 mod zint;
 

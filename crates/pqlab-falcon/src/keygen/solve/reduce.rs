@@ -2,7 +2,6 @@
 //! Reduce) at the intermediate depths logn - 1 to 2, on the reference's schedule.
 
 use super::super::modp::{Twiddles, primes_for_words};
-use super::super::window::windows_to_fpr;
 use super::super::zint;
 use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, Poly, words_for};
 use crate::fft::{
@@ -32,7 +31,7 @@ const BITLENGTH: [(i32, i32); 11] = [
 /// Babai's reduction at an intermediate depth as the reference performs it
 /// (`solve_NTRU_intermediate`, from the lifted F, G onwards): k is computed in floating point
 /// from the top (at most) ten 31-bit words of f, g and of F, G (converted as
-/// [`windows_to_fpr`]), scaled by 2^-scale_k with scale_k starting at 31 llen - (avg -
+/// [`zint::window_to_fpr`]), scaled by 2^-scale_k with scale_k starting at 31 llen - (avg -
 /// 6 sd) of the bit length of f and g and lowered by 25 bits per pass down to 0, the reference
 /// assuming that every pass removes that much; F and G are kept modulo 2^(31 FGlen), FGlen
 /// shrinking with that assumption, and the result is what the reference keeps: F and G modulo
@@ -65,10 +64,10 @@ pub(super) fn reduce_as_reference<M: SolverMul + 'static>(
     let (k, scratch) = scratch.split_at_mut(n);
     let rlen_fg = slen.min(10);
     let scale_fg = 31 * (slen - rlen_fg);
-    let backend = pqlab_backend::selected();
-    let (sfg, rfg) = (scale_fg as u32, rlen_fg as usize);
-    windows_to_fpr(backend, &f.d[..n * f.w], f.w, sfg, rfg, rt3);
-    windows_to_fpr(backend, &g.d[..n * g.w], g.w, sfg, rfg, rt4);
+    for i in 0..n {
+        rt3[i] = zint::window_to_fpr(f.c(i), scale_fg as u32, rlen_fg as usize);
+        rt4[i] = zint::window_to_fpr(g.c(i), scale_fg as u32, rlen_fg as usize);
+    }
     let (avg, sd) = BITLENGTH[depth];
     let (minbl_fg, maxbl_fg) = (avg - 6 * sd, avg + 6 * sd);
     fft(rt3, logn);
@@ -117,9 +116,10 @@ pub(super) fn reduce_as_reference<M: SolverMul + 'static>(
         }
         let rlen = fglen.min(10);
         let scale_big = 31 * (fglen - rlen);
-        let (sb, rl) = (scale_big as u32, rlen as usize);
-        windows_to_fpr(backend, &F.d[..n * F.w], F.w, sb, rl, rt1);
-        windows_to_fpr(backend, &G.d[..n * G.w], G.w, sb, rl, rt2);
+        for i in 0..n {
+            rt1[i] = zint::window_to_fpr(F.c(i), scale_big as u32, rlen as usize);
+            rt2[i] = zint::window_to_fpr(G.c(i), scale_big as u32, rlen as usize);
+        }
         fft(rt1, logn);
         fft(rt2, logn);
         poly_mul_fft(rt1, rt3);
@@ -246,27 +246,22 @@ impl<'a> Limbs<'a> {
             }
             init[l] += i128::from(neg(j) & 1) << 31;
         }
-        let mut mps = [0u64; LIMBS_MAX_N];
-        let mps = &mut mps[..n];
         for idx in 0..n {
-            col[l] = init[l];
-            for (j, mp) in mps.iter_mut().enumerate() {
+            col.copy_from_slice(init);
+            for j in 0..n {
                 let m = if j <= idx {
                     i64::from(k[idx - j] as i32)
                 } else {
                     -i64::from(k[idx + n - j] as i32)
                 };
                 // In [0, 2^32).
-                *mp = (m + (1 << 31)) as u64;
-                col[l] -= i128::from(*mp & neg(j));
-            }
-            // Column by column, each summed in a register.
-            for (t, (c, &c0)) in col[..l].iter_mut().zip(init.iter()).enumerate() {
-                let mut sum = c0;
-                for (j, &mp) in mps.iter().enumerate() {
-                    sum = sum.wrapping_add((u128::from(mp) * u128::from(self.limb(j, t))) as i128);
+                let mp = (m + (1 << 31)) as u64;
+                let yj = &self.y[2 * j * l..2 * (j + 1) * l];
+                for (c, y) in col[..l].iter_mut().zip(yj.chunks_exact(2)) {
+                    let y = u64::from(y[1]) << 32 | u64::from(y[0]);
+                    *c = c.wrapping_add((u128::from(mp) * u128::from(y)) as i128);
                 }
-                *c = sum;
+                col[l] -= i128::from(mp & neg(j));
             }
             // The value fits 64 (l + 1) signed bits: the last carry is the sign.
             let mut carry = 0i128;
