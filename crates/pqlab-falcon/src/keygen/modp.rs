@@ -267,13 +267,36 @@ pub(crate) struct Twiddles<'a, M: SolverMul + 'static = Mont32> {
     backend: Backend,
 }
 
+/// The back end of the transforms and tables under the reduction `M`: the selected one under
+/// Montgomery reduction ([`Mont32`], whose vector twins `super::ntt_x86` has), the portable
+/// code of `pqlab-arith` under the study's reductions.
+fn backend_for<M: SolverMul + 'static>() -> Backend {
+    if TypeId::of::<M>() == TypeId::of::<Mont32>() {
+        pqlab_backend::selected()
+    } else {
+        Backend::Portable
+    }
+}
+
 impl<'a, M: SolverMul + 'static> Twiddles<'a, M> {
     /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
-        M::for_prime(sp.p).tables_from_root(sp.g, logn, zeta, izeta);
+        #[cfg(target_arch = "x86_64")]
+        let done = {
+            let q = super::ntt_x86::Prime {
+                p: sp.p,
+                p0i: sp.m.p0i,
+            };
+            super::ntt_x86::tables(backend_for::<M>(), q, sp.g, logn, zeta, izeta)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done {
+            M::for_prime(sp.p).tables_from_root(sp.g, logn, zeta, izeta);
+        }
         Self::from_computed(idx, logn, buf)
     }
 
@@ -284,11 +307,7 @@ impl<'a, M: SolverMul + 'static> Twiddles<'a, M> {
         let mul = M::for_prime(sp.p);
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at(n);
-        let backend = if TypeId::of::<M>() == TypeId::of::<Mont32>() {
-            pqlab_backend::selected()
-        } else {
-            Backend::Portable
-        };
+        let backend = backend_for::<M>();
         Twiddles {
             m: sp.m,
             mul,

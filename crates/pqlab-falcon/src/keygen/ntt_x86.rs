@@ -18,6 +18,7 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
+use pqlab_arith::falcon_solver::pow_mod_p;
 use pqlab_backend::Backend;
 
 /// The prime's constants: p and -1/p mod 2^32.
@@ -273,6 +274,61 @@ fn intt_avx2(q: Prime, a: &mut [u32], igm: &[u32], ninv: u32) {
     }
 }
 
+/// The tables of `pqlab_arith::falcon_solver::twiddles_from_root` under Montgomery reduction
+/// (gm\[rev(j)\] = w^j 2^32 mod p and igm\[rev(j)\] = w^-j 2^32 mod p, for the primitive 2n-th
+/// root w = root^(1024 / n), rev the bit reversal over logn bits) on `backend`, the powers
+/// computed in eight independent chains of Montgomery products (x_(j+8) = x_j w^8) instead of
+/// one: the same values (each entry is the residue in \[0, p)). Returns false (doing nothing)
+/// on the portable back end and for n < 8. Public values only.
+pub(super) fn tables(
+    backend: Backend,
+    q: Prime,
+    root: u32,
+    logn: u32,
+    gm: &mut [u32],
+    igm: &mut [u32],
+) -> bool {
+    if logn < 3 {
+        return false;
+    }
+    match backend {
+        // SAFETY: as in [`ntt`].
+        Backend::Avx2 | Backend::Avx512 => unsafe { tables_avx2(q, root, logn, gm, igm) },
+        Backend::Portable => return false,
+    }
+    true
+}
+
+#[target_feature(enable = "avx2")]
+fn tables_avx2(q: Prime, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) {
+    let n = 1usize << logn;
+    let p = q.p;
+    let (pv, p0iv) = (_mm256_set1_epi32(p as i32), _mm256_set1_epi32(q.p0i as i32));
+    // 2^32 mod p: 1 in Montgomery form.
+    let one = ((1u64 << 32) % u64::from(p)) as u32;
+    let w = pow_mod_p(root, 1024 >> logn, p);
+    // w^-1 = w^(2n - 1).
+    let iw = pow_mod_p(w, (2 << logn) - 1, p);
+    for (tab, w) in [(gm, w), (igm, iw)] {
+        // w in Montgomery form; the first eight powers, then steps of w^8.
+        let ws = ((u64::from(w) << 32) % u64::from(p)) as u32;
+        let mut x = [0u32; 8];
+        x[0] = one;
+        for j in 1..8 {
+            x[j] = mmul(q, x[j - 1], ws);
+        }
+        let step = _mm256_set1_epi32(mmul(q, x[7], ws) as i32);
+        let mut xv = load(&x);
+        for j in (0..n).step_by(8) {
+            store(&mut x, xv);
+            for (l, &v) in x.iter().enumerate() {
+                tab[((j + l) as u32).reverse_bits() as usize >> (32 - logn)] = v;
+            }
+            xv = mmul8(xv, step, pv, p0iv);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,6 +384,33 @@ mod tests {
         }
         if pqlab_backend::available().any(|b| b != Backend::Portable) {
             assert!(checked >= 66);
+        }
+    }
+
+    /// The vector twiddle tables are those of the portable code, for every size 8 to 1024.
+    #[test]
+    fn vector_tables_match_portable() {
+        for idx in [0usize, 3, 100, 339] {
+            let sp = PRIMES[idx];
+            let mont = Mont32::for_prime(sp.p);
+            let q = Prime {
+                p: sp.p,
+                p0i: 0u32.wrapping_sub(crate::keygen::modp::inv_mod_2_32(sp.p)),
+            };
+            for logn in 0..=10u32 {
+                let n = 1usize << logn;
+                let (mut gm, mut igm) = ([0u32; 1024], [0u32; 1024]);
+                mont.tables_from_root(sp.g, logn, &mut gm, &mut igm);
+                for backend in pqlab_backend::available() {
+                    let (mut g2, mut i2) = ([0u32; 1024], [0u32; 1024]);
+                    let done = tables(backend, q, sp.g, logn, &mut g2, &mut i2);
+                    assert_eq!(done, backend != Backend::Portable && logn >= 3);
+                    if done {
+                        assert_eq!(g2[..n], gm[..n], "{backend:?} {idx} {logn}");
+                        assert_eq!(i2[..n], igm[..n], "{backend:?} {idx} {logn}");
+                    }
+                }
+            }
         }
     }
 }
