@@ -2,7 +2,8 @@
 //! reproducing the round-3 reference `keygen.c`, hence the NIST KAT key pairs.
 //!
 //! * [`gauss`]: f and g from the keygen SHAKE256 stream, as the reference draws them.
-//! * [`modp`]: the NTRUSolve primes, Montgomery arithmetic and NTT modulo each.
+//! * [`modp`]: the NTRUSolve primes, Montgomery arithmetic and NTT modulo each (with AVX2
+//!   in `ntt_x86`).
 //! * [`zint`]: the big integers of NTRUSolve; [`xgcd`]: their extended GCD.
 //! * [`solve`]: NTRUSolve itself.
 //!
@@ -17,6 +18,8 @@ mod gauss;
 #[cfg(target_arch = "x86_64")]
 mod gauss_x86;
 mod modp;
+#[cfg(target_arch = "x86_64")]
+mod ntt_x86;
 mod solve;
 mod xgcd;
 mod zint;
@@ -41,7 +44,7 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
 
 /// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
 /// reduction study instantiates the others).
-pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
+pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul + 'static>(
     rng: &mut Shake256Reader,
 ) -> SigningKey<N> {
     let mut ws = solve::Workspace::<N>::new();
@@ -55,7 +58,7 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
 /// solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point values,
 /// left dirty (the caller wipes them).
 #[allow(non_snake_case)]
-fn ntru_gen_in<const N: usize, M: SolverMul>(
+fn ntru_gen_in<const N: usize, M: SolverMul + 'static>(
     rng: &mut Shake256Reader,
     words: &mut [u32],
     fp: &mut [Fpr],

@@ -24,7 +24,10 @@
 //! and `strategies_agree` check it, and that a table of size n serves size n/2, under every
 //! strategy.
 
+use core::any::TypeId;
+
 use pqlab_arith::falcon_solver::{self, Mont32, SolverMul};
+use pqlab_backend::Backend;
 
 /// How many primes the table holds: enough for the largest value NTRUSolve builds for
 /// n = 1024 (the unreduced F at depth 9, about 9,600 bits).
@@ -247,7 +250,7 @@ impl Modp {
 /// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
 /// by the strategy's factor^-1 (Montgomery: psi^rev(k) 2^32 mod p, the Montgomery form), in
 /// the caller's buffer.
-pub(crate) struct Twiddles<'a, M: SolverMul = Mont32> {
+pub(crate) struct Twiddles<'a, M: SolverMul + 'static = Mont32> {
     /// Arithmetic modulo the prime for the callers (normal-form values, Montgomery inside).
     pub(crate) m: Modp,
     /// The NTT's multiplication (the reduction's, for this prime).
@@ -257,15 +260,43 @@ pub(crate) struct Twiddles<'a, M: SolverMul = Mont32> {
     /// The strategy's factor^-1 mod p (for n^-1 at every size).
     finv: u32,
     logn: u32,
+    /// The back end of the transforms: under Montgomery reduction ([`Mont32`]) the selected
+    /// one (the x86-64 vector twins of `super::ntt_x86`), under the study's reductions the
+    /// portable transforms of `pqlab-arith`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    backend: Backend,
 }
 
-impl<'a, M: SolverMul> Twiddles<'a, M> {
+/// The back end of the transforms and tables under the reduction `M`: the selected one under
+/// Montgomery reduction ([`Mont32`], whose vector twins `super::ntt_x86` has), the portable
+/// code of `pqlab-arith` under the study's reductions.
+fn backend_for<M: SolverMul + 'static>() -> Backend {
+    if TypeId::of::<M>() == TypeId::of::<Mont32>() {
+        pqlab_backend::selected()
+    } else {
+        Backend::Portable
+    }
+}
+
+impl<'a, M: SolverMul + 'static> Twiddles<'a, M> {
     /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at_mut(n);
-        M::for_prime(sp.p).tables_from_root(sp.g, logn, zeta, izeta);
+        #[cfg(target_arch = "x86_64")]
+        let done = {
+            let q = super::ntt_x86::Prime {
+                p: sp.p,
+                p0i: sp.m.p0i,
+            };
+            super::ntt_x86::tables(backend_for::<M>(), q, sp.g, logn, zeta, izeta)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let done = false;
+        if !done {
+            M::for_prime(sp.p).tables_from_root(sp.g, logn, zeta, izeta);
+        }
         Self::from_computed(idx, logn, buf)
     }
 
@@ -276,6 +307,7 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
         let mul = M::for_prime(sp.p);
         let n = 1usize << logn;
         let (zeta, izeta) = buf[..2 * n].split_at(n);
+        let backend = backend_for::<M>();
         Twiddles {
             m: sp.m,
             mul,
@@ -283,6 +315,7 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
             izeta,
             finv: mul.scale_inv(),
             logn,
+            backend,
         }
     }
 
@@ -296,7 +329,12 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
     /// is twice its reversal over logn - 1 bits).
     pub(crate) fn ntt_sized(&self, a: &mut [u32], logn: u32) {
         debug_assert!(logn <= self.logn);
-        self.mul.ntt(&mut a[..1 << logn], self.zeta);
+        let a = &mut a[..1 << logn];
+        #[cfg(target_arch = "x86_64")]
+        if super::ntt_x86::ntt(self.backend, self.prime(), a, self.zeta) {
+            return;
+        }
+        self.mul.ntt(a, self.zeta);
     }
 
     /// Inverse of [`Self::ntt`], including the division by n.
@@ -308,7 +346,21 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
     pub(crate) fn intt_sized(&self, a: &mut [u32], logn: u32) {
         debug_assert!(logn <= self.logn);
         let ninv = falcon_solver::scaled_ninv(self.finv, logn, self.m.p);
-        self.mul.intt(&mut a[..1 << logn], self.izeta, ninv);
+        let a = &mut a[..1 << logn];
+        #[cfg(target_arch = "x86_64")]
+        if super::ntt_x86::intt(self.backend, self.prime(), a, self.izeta, ninv) {
+            return;
+        }
+        self.mul.intt(a, self.izeta, ninv);
+    }
+
+    /// The prime's Montgomery constants for the vector transforms.
+    #[cfg(target_arch = "x86_64")]
+    fn prime(&self) -> super::ntt_x86::Prime {
+        super::ntt_x86::Prime {
+            p: self.m.p,
+            p0i: self.m.p0i,
+        }
     }
 }
 
@@ -398,7 +450,7 @@ mod tests {
         }
     }
 
-    fn agree<M: SolverMul>(s: &str, idx: usize) {
+    fn agree<M: SolverMul + 'static>(s: &str, idx: usize) {
         let mut bm = [0u32; 2048];
         let mont = Twiddles::<Mont32>::new(idx, 10, &mut bm);
         let p = mont.m.p;
@@ -418,7 +470,7 @@ mod tests {
         }
     }
 
-    fn product_and_pairing<M: SolverMul>(s: &str, idx: usize, logn: u32) {
+    fn product_and_pairing<M: SolverMul + 'static>(s: &str, idx: usize, logn: u32) {
         {
             let n = 1usize << logn;
             let mut buf = [0u32; 2048];
