@@ -18,10 +18,13 @@ use pqlab_mlkem::{
 
 /// A peer implementation: (its ek for the seed d || z, its decapsulation of ct under that key),
 /// and (does it accept ek?, its encapsulation with ek and m).
+type Keys = fn(&[u8; 64], &[u8]) -> (Vec<u8>, [u8; 32]);
+type Encaps = fn(&[u8], &[u8; 32]) -> Option<(Vec<u8>, [u8; 32])>;
+
 struct Peer {
     name: &'static str,
-    keys: fn(&[u8; 64], &[u8]) -> (Vec<u8>, [u8; 32]),
-    encaps: fn(&[u8], &[u8; 32]) -> Option<(Vec<u8>, [u8; 32])>,
+    keys: Keys,
+    encaps: Encaps,
 }
 
 macro_rules! libcrux {

@@ -32,9 +32,9 @@ fn check<const N: usize>(vk: &VerifyingKey<N>, msg: &[u8], raw: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     let mut input = Input::new(data);
     let sel = input.byte();
-    let msg = input.field(64);
+    let msg = input.field(4000);
     let raw = input.rest();
-    if sel % 2 == 0 {
+    if sel.is_multiple_of(2) {
         let vk = V512.get_or_init(|| falcon_key(&K512).verifying_key());
         check(vk, msg, raw);
     } else {

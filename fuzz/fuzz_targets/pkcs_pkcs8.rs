@@ -17,11 +17,11 @@ fuzz_target!(|data: &[u8]| {
     };
     match sel % 3 {
         0 => {
-            if let Ok(info) = pkcs::decode_pkcs8(der) {
-                if info.public_key.is_none() {
-                    let again = pkcs::encode_pkcs8(&info.oid, &info.key).expect("re-encoding");
-                    assert_eq!(&again[..], der, "PKCS#8 re-encoding differs");
-                }
+            if let Ok(info) = pkcs::decode_pkcs8(der)
+                && info.public_key.is_none()
+            {
+                let again = pkcs::encode_pkcs8(&info.oid, &info.key).expect("re-encoding");
+                assert_eq!(&again[..], der, "PKCS#8 re-encoding differs");
             }
         }
         1 => {

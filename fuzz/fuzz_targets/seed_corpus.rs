@@ -57,10 +57,10 @@ fn collect(json: &serde_json::Value, key: &str, out: &mut Vec<Vec<u8>>) {
     match json {
         serde_json::Value::Object(m) => {
             for (k, v) in m {
-                if k == key {
-                    if let Some(b) = v.as_str().and_then(|s| hex::decode(s).ok()) {
-                        out.push(b);
-                    }
+                if k == key
+                    && let Some(b) = v.as_str().and_then(|s| hex::decode(s).ok())
+                {
+                    out.push(b);
                 }
                 collect(v, key, out);
             }
@@ -104,7 +104,7 @@ fn from_vectors(vectors: &Path, s: &mut Seeds) {
         let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
             continue;
         };
-        let mut fields = |k: &str| {
+        let fields = |k: &str| {
             let mut v = Vec::new();
             collect(&json, k, &mut v);
             v
@@ -184,9 +184,7 @@ fn from_vectors(vectors: &Path, s: &mut Seeds) {
                     if sm.len() > 2 + 40 + mlen + 1 {
                         let msg = &sm[42..42 + mlen];
                         let sig = cat(&[&[0x30 + logn], &sm[2..42], &sm[42 + mlen + 1..]]);
-                        if msg.len() <= 64 {
-                            s.add("falcon_sig", cat(&[&[sel], &len16(msg), &sig]));
-                        }
+                        s.add("falcon_sig", cat(&[&[sel], &len16(msg), &sig]));
                     }
                 }
                 _ => {}
