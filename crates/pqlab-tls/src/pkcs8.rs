@@ -118,6 +118,13 @@ fn key_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<Box<SigningKey<P>>,
 pub fn decode_pq_private_key(der: &[u8]) -> Result<Option<PqPrivateKey>, Error> {
     let info = PrivateKeyInfoRef::from_der(der).map_err(der_err)?;
     let dotted = info.algorithm.oid.to_string();
+    // Only the canonical encoding of that dotted form (`const-oid` also accepts non-minimal
+    // arcs, whose dotted form names another OID).
+    if oid(&dotted)?.as_bytes() != info.algorithm.oid.as_bytes() {
+        return Err(Error::Der(
+            "the algorithm object identifier is not in DER form".into(),
+        ));
+    }
     let choice = info.private_key.as_bytes();
     let key = match dotted.as_str() {
         MlDsa44::OID => PqPrivateKey::MlDsa44(key_from_choice(choice)?),

@@ -78,6 +78,18 @@ fn der_err(e: der::Error) -> String {
 }
 
 /// Parses a dotted OID.
+/// The dotted form of an algorithm OID read from DER, refused unless its encoding is the
+/// canonical one of that dotted form (X.690 8.19: minimal arcs; `const-oid` also accepts an arc
+/// with a leading 0x80 byte and 5-byte arcs above 2^32, whose dotted form names another OID,
+/// e.g. 2.16.(840 + 2^32).1... printed as ML-DSA-44's 2.16.840.1...).
+fn dotted_oid(oid: &ObjectIdentifier) -> Result<String, String> {
+    let dotted = oid.to_string();
+    match ObjectIdentifier::new(&dotted) {
+        Ok(again) if again.as_bytes() == oid.as_bytes() => Ok(dotted),
+        _ => Err("the algorithm object identifier is not in DER form".into()),
+    }
+}
+
 fn parse_oid(oid: &str) -> Result<ObjectIdentifier, String> {
     ObjectIdentifier::new(oid).map_err(|e| format!("invalid object identifier {oid}: {e}"))
 }
@@ -106,7 +118,7 @@ pub fn decode_spki(der: &[u8]) -> Result<PublicKeyInfo, String> {
         .as_bytes()
         .ok_or("the public key BIT STRING is not a whole number of bytes")?;
     Ok(PublicKeyInfo {
-        oid: spki.algorithm.oid.to_string(),
+        oid: dotted_oid(&spki.algorithm.oid)?,
         key: key.to_vec(),
     })
 }
@@ -187,7 +199,7 @@ pub fn decode_pkcs8(der: &[u8]) -> Result<PrivateKeyInfo, String> {
         ),
     };
     Ok(PrivateKeyInfo {
-        oid: info.algorithm.oid.to_string(),
+        oid: dotted_oid(&info.algorithm.oid)?,
         key: decode_choice(info.private_key.as_bytes())?,
         public_key,
     })
@@ -436,5 +448,28 @@ mod tests {
         let broken = pem.replace("-----END PUBLIC KEY-----", "");
         assert!(pem_decode(broken.as_bytes(), PUBLIC_KEY_LABEL).is_err());
         assert!(!is_pem(&der));
+    }
+
+    #[test]
+    fn non_canonical_object_identifiers_are_refused() {
+        // 2.16.(840 + 2^32).1.101.3.4.3.17 in five-byte arcs: const-oid prints it as
+        // ML-DSA-44's OID (the fuzz target pkcs_spki found it); and an arc with a leading 0x80.
+        let wraps = [
+            0x60, 0x90, 0x80, 0x80, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11,
+        ];
+        let leading = [0x60, 0x80, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11];
+        for oid in [&wraps[..], &leading[..]] {
+            let mut alg = vec![0x06, oid.len() as u8];
+            alg.extend_from_slice(oid);
+            let mut alg_id = vec![0x30, alg.len() as u8];
+            alg_id.extend_from_slice(&alg);
+            let key = [0u8; 4];
+            let mut bits = vec![0x03, key.len() as u8 + 1, 0x00];
+            bits.extend_from_slice(&key);
+            let body = [alg_id, bits].concat();
+            let der = [vec![0x30, body.len() as u8], body].concat();
+            // Refused (by this check or by the DER parser), never read as ML-DSA-44.
+            assert!(decode_spki(&der).is_err(), "{oid:02x?} accepted");
+        }
     }
 }
