@@ -212,9 +212,13 @@ pub fn pem_encode(label: &str, der: &[u8]) -> Result<Zeroizing<String>, String> 
         .map_err(|e| format!("cannot encode PEM: {e}"))
 }
 
-/// True if `data` looks like PEM (begins, after white space, with `-----BEGIN`).
+/// True if `data` looks like PEM: an encapsulation boundary `-----BEGIN` at its start (after white
+/// space) or at the start of a later line.
 pub fn is_pem(data: &[u8]) -> bool {
-    data.trim_ascii_start().starts_with(b"-----BEGIN")
+    // RFC 7468, Section 5.2: explanatory text may precede the encapsulation boundary (as
+    // `pem_decode` accepts); found by the fuzz target pkcs_pem.
+    let data = data.trim_ascii_start();
+    data.starts_with(b"-----BEGIN") || data.windows(11).any(|w| w == b"\n-----BEGIN")
 }
 
 /// Removes the PEM armour, checking that the label is `label`.
@@ -448,6 +452,13 @@ mod tests {
         let broken = pem.replace("-----END PUBLIC KEY-----", "");
         assert!(pem_decode(broken.as_bytes(), PUBLIC_KEY_LABEL).is_err());
         assert!(!is_pem(&der));
+    }
+
+    #[test]
+    fn pem_with_text_before_the_boundary_is_pem() {
+        let pem = "Subject: test\n-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n";
+        assert!(is_pem(pem.as_bytes()));
+        assert!(!is_pem(&[0x30, 0x82, 0x01, 0x00]));
     }
 
     #[test]
