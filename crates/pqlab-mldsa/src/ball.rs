@@ -22,6 +22,7 @@ use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::params::ParameterSet;
+#[cfg(any(test, not(feature = "small-memory")))]
 use crate::poly::Poly;
 
 /// Bytes of the first SHAKE256 block after the eight sign bytes.
@@ -146,7 +147,9 @@ impl BallMasks {
         sample_masks::<P, B>(c_tilde, SLACK)
     }
 
-    /// c as a polynomial (coefficients in {-1, 0, 1}), without branches.
+    /// c as a polynomial (coefficients in {-1, 0, 1}), without branches (the default signer;
+    /// `small-memory` uses [`BallMasks::positions`]).
+    #[cfg(any(test, not(feature = "small-memory")))]
     pub(crate) fn to_poly(&self) -> Poly {
         let mut c = Poly::ZERO;
         for (k, coeff) in c.0.iter_mut().enumerate() {
