@@ -89,6 +89,23 @@ pub const ALLOWED: &[Entry] = &[
     },
     Entry {
         file: "/rustc/",
+        function: "pqlab_falcon::keygen::ntt_x86::ntt_avx2",
+        reason: "a slice iterator's chunk count in NTRUSolve's AVX2 NTT: the public degree",
+    },
+    Entry {
+        file: "/rustc/",
+        function: "pqlab_falcon::keygen::ntt_x86::intt_avx2",
+        reason: "a slice iterator's chunk count in NTRUSolve's AVX2 inverse NTT: the public \
+                 degree",
+    },
+    Entry {
+        file: "pqlab-falcon/src/keygen/ntt_x86.rs",
+        function: "pqlab_falcon::keygen::ntt_x86::tables_avx2",
+        reason: "2^32 mod p and w 2^32 mod p for the twiddle tables: the solver's public small \
+                 primes and their public roots of unity",
+    },
+    Entry {
+        file: "/rustc/",
         function: "pqlab_arith::reduce::ntt_falcon::ntt_with",
         reason: "a slice iterator's chunk count (`len / chunk`) in the NTT mod q: the public \
                  degree and stage size",

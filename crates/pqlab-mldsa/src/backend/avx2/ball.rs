@@ -6,18 +6,24 @@
 //! [`crate::ball::ball_bytes_portable`] (same result, checked by the tests of `crate::ball`).
 
 use core::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_loadu_si256, _mm256_or_si256,
-    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_sllv_epi64, _mm256_storeu_si256,
-    _mm256_sub_epi64, _mm256_testz_si256,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x,
+    _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+    _mm256_xor_si256,
 };
 
 use crate::ball::BallState;
 
-/// All ones if the 256-bit `x` has a set bit, else zero (a flag turned into a mask: no branch).
+/// All ones in every lane if the 256-bit `x` has a set bit, else zero: an OR across the four
+/// lanes and a comparison, all in vector registers (a flag read into a general register, as
+/// `vptest` gives, let LLVM turn the mask into a branch, which the constant-time suite caught).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn any_mask(x: __m256i) -> u64 {
-    (_mm256_testz_si256(x, x) as u64 ^ 1).wrapping_neg()
+fn any_mask(x: __m256i) -> __m256i {
+    let t = _mm256_or_si256(x, _mm256_permute4x64_epi64::<0b01_00_11_10>(x));
+    let t = _mm256_or_si256(t, _mm256_permute4x64_epi64::<0b10_11_00_01>(t));
+    let zero = _mm256_cmpeq_epi64(t, _mm256_setzero_si256());
+    _mm256_xor_si256(zero, _mm256_set1_epi64x(-1))
 }
 
 /// [`crate::backend::Ops::ball_bytes`] on AVX2.
@@ -45,27 +51,19 @@ pub(in crate::backend) unsafe fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
         let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
         let accept = active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg();
         let (at_i, at_j) = (one_hot(i), one_hot(j));
-        // c_j before the step: nonzero? negative?
-        let nz_j = any_mask(_mm256_and_si256(nz, at_j));
-        let neg_j = any_mask(_mm256_and_si256(neg, at_j));
+        // c_j before the step: nonzero? negative? (masks in every lane)
+        let acc = _mm256_set1_epi64x(accept as i64);
+        let nz_j = _mm256_and_si256(any_mask(_mm256_and_si256(nz, at_j)), acc);
+        let neg_j = _mm256_and_si256(any_mask(_mm256_and_si256(neg, at_j)), acc);
         let k = i.wrapping_sub(256 - st.tau) & 63;
-        let sign = ((st.signs >> k) & 1).wrapping_neg();
+        let sign = _mm256_set1_epi64x(((st.signs >> k) & 1).wrapping_neg() as i64);
         // Line 9 (bit i is zero before): c_i = c_j; line 10 after it: c_j = +-1.
-        let set_j = _mm256_and_si256(at_j, _mm256_set1_epi64x(accept as i64));
-        nz = _mm256_or_si256(
-            nz,
-            _mm256_or_si256(
-                _mm256_and_si256(at_i, _mm256_set1_epi64x((nz_j & accept) as i64)),
-                set_j,
-            ),
-        );
-        neg = _mm256_or_si256(
-            neg,
-            _mm256_and_si256(at_i, _mm256_set1_epi64x((neg_j & accept) as i64)),
-        );
+        let set_j = _mm256_and_si256(at_j, acc);
+        nz = _mm256_or_si256(nz, _mm256_or_si256(_mm256_and_si256(at_i, nz_j), set_j));
+        neg = _mm256_or_si256(neg, _mm256_and_si256(at_i, neg_j));
         neg = _mm256_or_si256(
             _mm256_andnot_si256(set_j, neg),
-            _mm256_and_si256(set_j, _mm256_set1_epi64x(sign as i64)),
+            _mm256_and_si256(set_j, sign),
         );
         i += accept & 1;
     }
