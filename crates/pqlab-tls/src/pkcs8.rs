@@ -44,6 +44,17 @@ fn oid(dotted: &str) -> Result<ObjectIdentifier, Error> {
     ObjectIdentifier::new(dotted).map_err(|e| Error::Der(format!("OID {dotted}: {e}")))
 }
 
+/// The dotted form of an algorithm OID read from DER, or `None` unless its encoding is the
+/// canonical one of that dotted form (X.690 8.19: minimal arcs). `const-oid` also accepts an arc
+/// with a leading 0x80 byte and 5-byte arcs above 2^32, whose dotted form names another OID
+/// (2.16.(840 + 2^32).1... prints as ML-DSA-44's 2.16.840.1...; found by the pkcs_spki fuzz
+/// target). Every decoder that matches OIDs by their dotted form goes through this.
+pub fn dotted_oid(oid: &ObjectIdentifier) -> Option<String> {
+    let dotted = oid.to_string();
+    let again = ObjectIdentifier::new(&dotted).ok()?;
+    (again.as_bytes() == oid.as_bytes()).then_some(dotted)
+}
+
 /// The AlgorithmIdentifier with `dotted` and absent parameters.
 pub(crate) fn alg_id(dotted: &str) -> Result<AlgorithmIdentifier<AnyRef<'static>>, Error> {
     Ok(AlgorithmIdentifier {
@@ -117,14 +128,8 @@ fn key_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<Box<SigningKey<P>>,
 /// other algorithm.
 pub fn decode_pq_private_key(der: &[u8]) -> Result<Option<PqPrivateKey>, Error> {
     let info = PrivateKeyInfoRef::from_der(der).map_err(der_err)?;
-    let dotted = info.algorithm.oid.to_string();
-    // Only the canonical encoding of that dotted form (`const-oid` also accepts non-minimal
-    // arcs, whose dotted form names another OID).
-    if oid(&dotted)?.as_bytes() != info.algorithm.oid.as_bytes() {
-        return Err(Error::Der(
-            "the algorithm object identifier is not in DER form".into(),
-        ));
-    }
+    let dotted = dotted_oid(&info.algorithm.oid)
+        .ok_or_else(|| Error::Der("the algorithm object identifier is not in DER form".into()))?;
     let choice = info.private_key.as_bytes();
     let key = match dotted.as_str() {
         MlDsa44::OID => PqPrivateKey::MlDsa44(key_from_choice(choice)?),

@@ -78,16 +78,11 @@ fn der_err(e: der::Error) -> String {
 }
 
 /// Parses a dotted OID.
-/// The dotted form of an algorithm OID read from DER, refused unless its encoding is the
-/// canonical one of that dotted form (X.690 8.19: minimal arcs; `const-oid` also accepts an arc
-/// with a leading 0x80 byte and 5-byte arcs above 2^32, whose dotted form names another OID,
-/// e.g. 2.16.(840 + 2^32).1... printed as ML-DSA-44's 2.16.840.1...).
+/// The dotted form of an algorithm OID read from DER ([`pqlab_tls::pkcs8::dotted_oid`]: only
+/// its canonical encoding).
 fn dotted_oid(oid: &ObjectIdentifier) -> Result<String, String> {
-    let dotted = oid.to_string();
-    match ObjectIdentifier::new(&dotted) {
-        Ok(again) if again.as_bytes() == oid.as_bytes() => Ok(dotted),
-        _ => Err("the algorithm object identifier is not in DER form".into()),
-    }
+    pqlab_tls::pkcs8::dotted_oid(oid)
+        .ok_or_else(|| "the algorithm object identifier is not in DER form".into())
 }
 
 fn parse_oid(oid: &str) -> Result<ObjectIdentifier, String> {

@@ -381,6 +381,8 @@ impl DynModMul {
 /// reduction study the others). Blanket-implemented for every [`ModMul`] (the generic
 /// [`twiddles_from_root`], [`ntt_with`], [`intt_with`]) and for [`KRedSolver`].
 pub trait SolverMul: Copy {
+    /// [`ModMul::HAS_SIMD_TWINS`].
+    const HAS_SIMD_TWINS: bool = false;
     /// The constants for prime p (a prime p = 1 mod 2048 below 2^31).
     fn for_prime(p: u32) -> Self;
     /// FACTOR^-1 mod p ([`ModMul::factor_inv`]), the pre-scaling of the tables.
@@ -394,6 +396,7 @@ pub trait SolverMul: Copy {
 }
 
 impl<M: ModMul> SolverMul for M {
+    const HAS_SIMD_TWINS: bool = M::HAS_SIMD_TWINS;
     fn for_prime(p: u32) -> Self {
         M::new(p)
     }

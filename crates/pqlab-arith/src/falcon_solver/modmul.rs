@@ -7,6 +7,9 @@ pub trait ModMul: Sized + Copy {
     const NAME: &'static str;
     /// Whether it is constant time (only [`RemP`] is not).
     const CONSTANT_TIME: bool = true;
+    /// Whether the production keygen has SIMD twins of its transforms and tables for this
+    /// reduction (only [`Mont32`]: the study's other reductions run the portable code).
+    const HAS_SIMD_TWINS: bool = false;
     /// The precomputed constants for p.
     fn new(p: u32) -> Self;
     /// The prime.
@@ -40,6 +43,7 @@ pub struct Mont32 {
 
 impl ModMul for Mont32 {
     const NAME: &'static str = "montgomery";
+    const HAS_SIMD_TWINS: bool = true;
 
     fn new(p: u32) -> Self {
         // p^-1 mod 2^32 by Newton iteration, negated.

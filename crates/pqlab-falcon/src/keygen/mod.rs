@@ -44,7 +44,7 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
 
 /// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
 /// reduction study instantiates the others).
-pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul + 'static>(
+pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
     rng: &mut Shake256Reader,
 ) -> SigningKey<N> {
     let mut ws = solve::Workspace::<N>::new();
@@ -58,7 +58,7 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul + 'static>(
 /// solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point values,
 /// left dirty (the caller wipes them).
 #[allow(non_snake_case)]
-fn ntru_gen_in<const N: usize, M: SolverMul + 'static>(
+fn ntru_gen_in<const N: usize, M: SolverMul>(
     rng: &mut Shake256Reader,
     words: &mut [u32],
     fp: &mut [Fpr],

@@ -24,8 +24,6 @@
 //! and `strategies_agree` check it, and that a table of size n serves size n/2, under every
 //! strategy.
 
-use core::any::TypeId;
-
 use pqlab_arith::falcon_solver::{self, Mont32, SolverMul};
 use pqlab_backend::Backend;
 
@@ -250,7 +248,7 @@ impl Modp {
 /// `zeta[k] = psi^rev(k)` and `izeta[k] = psi^-rev(k)` for 0 <= k < n, pre-scaled
 /// by the strategy's factor^-1 (Montgomery: psi^rev(k) 2^32 mod p, the Montgomery form), in
 /// the caller's buffer.
-pub(crate) struct Twiddles<'a, M: SolverMul + 'static = Mont32> {
+pub(crate) struct Twiddles<'a, M: SolverMul = Mont32> {
     /// Arithmetic modulo the prime for the callers (normal-form values, Montgomery inside).
     pub(crate) m: Modp,
     /// The NTT's multiplication (the reduction's, for this prime).
@@ -270,15 +268,15 @@ pub(crate) struct Twiddles<'a, M: SolverMul + 'static = Mont32> {
 /// The back end of the transforms and tables under the reduction `M`: the selected one under
 /// Montgomery reduction ([`Mont32`], whose vector twins `super::ntt_x86` has), the portable
 /// code of `pqlab-arith` under the study's reductions.
-fn backend_for<M: SolverMul + 'static>() -> Backend {
-    if TypeId::of::<M>() == TypeId::of::<Mont32>() {
+fn backend_for<M: SolverMul>() -> Backend {
+    if M::HAS_SIMD_TWINS {
         pqlab_backend::selected()
     } else {
         Backend::Portable
     }
 }
 
-impl<'a, M: SolverMul + 'static> Twiddles<'a, M> {
+impl<'a, M: SolverMul> Twiddles<'a, M> {
     /// Computes the tables for prime `PRIMES[idx]` and size 2^logn into `buf` (2 n words).
     pub(crate) fn new(idx: usize, logn: u32, buf: &'a mut [u32]) -> Self {
         let sp = PRIMES[idx];
@@ -450,7 +448,7 @@ mod tests {
         }
     }
 
-    fn agree<M: SolverMul + 'static>(s: &str, idx: usize) {
+    fn agree<M: SolverMul>(s: &str, idx: usize) {
         let mut bm = [0u32; 2048];
         let mont = Twiddles::<Mont32>::new(idx, 10, &mut bm);
         let p = mont.m.p;
@@ -470,7 +468,7 @@ mod tests {
         }
     }
 
-    fn product_and_pairing<M: SolverMul + 'static>(s: &str, idx: usize, logn: u32) {
+    fn product_and_pairing<M: SolverMul>(s: &str, idx: usize, logn: u32) {
         {
             let n = 1usize << logn;
             let mut buf = [0u32; 2048];

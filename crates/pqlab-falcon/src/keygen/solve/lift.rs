@@ -14,7 +14,7 @@ use pqlab_arith::falcon_solver::SolverMul;
 /// (F, G) are written at the start of `rest` and returned with the words of `rest` after
 /// them (free again: the scratch of the lift).
 #[allow(non_snake_case)]
-pub(super) fn lift<'a, M: SolverMul + 'static>(
+pub(super) fn lift<'a, M: SolverMul>(
     Fp: &Poly<'_>,
     Gp: &Poly<'_>,
     f: &Poly<'_>,

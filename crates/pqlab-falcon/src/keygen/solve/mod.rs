@@ -239,7 +239,7 @@ fn pair_and_rest(buf: &mut [u32], p: Place, from: usize) -> (Poly<'_>, Poly<'_>,
 /// 0 and n for depth 0, which then uses 7 n words. `fp` (2 n values) holds the
 /// floating-point values of the round-offs.
 #[allow(non_snake_case)]
-pub(crate) fn solve_ntru<M: SolverMul + 'static>(
+pub(crate) fn solve_ntru<M: SolverMul>(
     logn: u32,
     f: &[i8],
     g: &[i8],

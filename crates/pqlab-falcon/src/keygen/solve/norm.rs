@@ -13,7 +13,7 @@ use pqlab_arith::falcon_solver::SolverMul;
 /// coefficients of w words, w enough for the value): schoolbook up to [`SCHOOLBOOK_MAX_N`],
 /// else in RNS form (NTTs modulo enough primes, then CRT). Returns false if `scratch` is too
 /// small.
-pub(super) fn field_norm<M: SolverMul + 'static>(
+pub(super) fn field_norm<M: SolverMul>(
     f: &Poly<'_>,
     logn: u32,
     out: &mut [u32],

@@ -39,7 +39,7 @@ const BITLENGTH: [(i32, i32); 11] = [
 /// coefficient of k leaves the open range (-(2^31 - 1), 2^31 - 1); so does this function
 /// (returns false).
 #[allow(non_snake_case)]
-pub(super) fn reduce_as_reference<M: SolverMul + 'static>(
+pub(super) fn reduce_as_reference<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     f: &Poly<'_>,
@@ -298,7 +298,7 @@ struct FgNtt<'a> {
 
 /// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
 /// rest of `scratch`, or None if it is too small.
-fn fg_to_ntt<'s, M: SolverMul + 'static>(
+fn fg_to_ntt<'s, M: SolverMul>(
     f: &Poly<'_>,
     g: &Poly<'_>,
     logn: u32,
@@ -337,7 +337,7 @@ fn fg_to_ntt<'s, M: SolverMul + 'static>(
 /// exactly in RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs),
 /// rebuilt by CRT and subtracted: the same result. Returns false if `scratch` is too small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
-fn sub_mul_ntt<M: SolverMul + 'static>(
+fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
     fg: &FgNtt<'_>,

@@ -19,7 +19,7 @@ use zeroize::Zeroize;
 /// and G (n = 2^logn values each, not yet rounded) in `fp[..n]` and `fp[n..2 n]` for
 /// [`depth1_store`]; `fp` holds 4 n values.
 #[allow(non_snake_case)]
-pub(super) fn depth1<M: SolverMul + 'static>(
+pub(super) fn depth1<M: SolverMul>(
     Fc: &Poly<'_>,
     Gc: &Poly<'_>,
     f1: &Poly<'_>,
@@ -119,7 +119,7 @@ pub(super) fn depth1_store(ws: &mut [u32], fp: &[Fpr], n: usize) {
 /// w_i = psi^(2 rev(i) + 1), and 1 / w_i = psi^(2 n - 2 rev(i) - 1) = w_(n - 1 - i)
 /// (rev(n - 1 - i) = n - 1 - rev(i)).
 #[allow(non_snake_case, clippy::too_many_arguments)]
-pub(super) fn depth0<M: SolverMul + 'static>(
+pub(super) fn depth0<M: SolverMul>(
     f: &[i8],
     g: &[i8],
     logn: u32,
