@@ -1,0 +1,1 @@
+"""One module per RTL core (see pqlab_hw/core.py for the contract)."""
