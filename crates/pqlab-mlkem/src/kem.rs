@@ -9,8 +9,9 @@ use crate::backend::{Ops, dispatch};
 use crate::error::check_len;
 use crate::hash::{g, h, j};
 use crate::keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
+#[cfg(feature = "small-memory")]
+use crate::kpke::stream::pair;
 use crate::kpke::{self, decode_s_hat};
-#[cfg(not(feature = "small-memory"))]
 use crate::params::ByteArray;
 use crate::params::ParameterSet;
 
@@ -30,10 +31,21 @@ pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     dk: &mut DecapsulationKey<P>,
 ) {
     #[cfg(not(feature = "small-memory"))]
-    kpke::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
+    {
+        kpke::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
+        dk.ek.pke.encode::<B>(dk.ek.encoded.as_mut());
+    }
     #[cfg(feature = "small-memory")]
-    kpke::stream::key_gen::<P, B>(d, &mut dk.ek.pke, dk.s_hat.as_mut());
-    dk.ek.pke.encode::<B>(dk.ek.encoded.as_mut());
+    {
+        // Into the encodings (dk_PKE in a scratch of ek's size), then decoded into the key.
+        let mut s_bytes = P::EkBytes::zeroed();
+        kpke::stream::key_gen::<P, B>(d, dk.ek.encoded.as_mut(), s_bytes.as_mut());
+        decode_s_hat::<B>(&s_bytes.as_ref()[..384 * P::K], dk.s_hat.as_mut());
+        pqlab_arith::wipe::wipe(s_bytes.as_mut());
+        let (t_bytes, rho) = dk.ek.encoded.as_ref().split_at(384 * P::K);
+        decode_s_hat::<B>(t_bytes, dk.ek.pke.t_hat.as_mut());
+        dk.ek.pke.rho.copy_from_slice(rho);
+    }
     dk.ek.h = h(dk.ek.encoded.as_ref());
     dk.seed[..32].copy_from_slice(d);
     dk.seed[32..].copy_from_slice(z);
@@ -62,9 +74,17 @@ pub(crate) fn encaps_internal_with<P: ParameterSet, B: Ops>(
     #[cfg(not(feature = "small-memory"))]
     kpke::encrypt::<P, B>(&ek.pke, m, &r, c);
     #[cfg(feature = "small-memory")]
-    kpke::stream::encrypt::<P, B>(&ek.pke, m, &r, &mut |off, bytes| {
-        c[off..off + bytes.len()].copy_from_slice(bytes);
-    });
+    let t_hat = ek.pke.t_hat.as_ref();
+    #[cfg(feature = "small-memory")]
+    kpke::stream::encrypt::<P, B>(
+        &ek.pke.rho,
+        |i, p| pair(&t_hat[i], p),
+        m,
+        &r,
+        &mut |off, b| {
+            c[off..off + b.len()].copy_from_slice(b);
+        },
+    );
     out.1.0 = k;
     k.zeroize();
     r.zeroize();
@@ -87,37 +107,88 @@ pub(crate) fn decaps_internal_with<P: ParameterSet, B: Ops>(
     c: &Ciphertext<P>,
 ) -> SharedSecret {
     let c_bytes = c.encoded.as_ref();
-    // m' = K-PKE.Decrypt(dk_PKE, c)
-    #[cfg(not(feature = "small-memory"))]
-    let mut m_prime = kpke::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
     #[cfg(feature = "small-memory")]
-    let mut m_prime = kpke::stream::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
-    // (K', r') = G(m' || h)
-    let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
-    // K_bar = J(z || c)
-    let mut k_bar = j(&[dk.z(), c_bytes]);
-    // c' = K-PKE.Encrypt(ek_PKE, m', r'); equal = (c == c'), in constant time
+    {
+        let (s_hat, t_hat) = (dk.s_hat.as_ref(), dk.ek.pke.t_hat.as_ref());
+        decaps_stream::<P, B>(
+            |i, p| pair(&s_hat[i], p),
+            &dk.ek.pke.rho,
+            |i, p| pair(&t_hat[i], p),
+            &dk.ek.h,
+            dk.z(),
+            c_bytes,
+        )
+    }
     #[cfg(not(feature = "small-memory"))]
-    let equal = {
+    {
+        // m' = K-PKE.Decrypt(dk_PKE, c)
+        let mut m_prime = kpke::decrypt::<P, B>(dk.s_hat.as_ref(), c_bytes);
+        // (K', r') = G(m' || h)
+        let (mut k_prime, mut r_prime) = g(&[&m_prime, &dk.ek.h]);
+        // K_bar = J(z || c)
+        let mut k_bar = j(&[dk.z(), c_bytes]);
+        // c' = K-PKE.Encrypt(ek_PKE, m', r'); equal = (c == c'), in constant time
         let mut c_prime = P::CtBytes::zeroed();
         kpke::encrypt::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_prime.as_mut());
         let equal = subtle::Choice::from(pqlab_arith::ct::bytes_eq(c_bytes, c_prime.as_ref()));
         pqlab_arith::wipe::wipe(c_prime.as_mut());
-        equal
-    };
-    // (chunk by chunk as it is made: c' is never held)
-    #[cfg(feature = "small-memory")]
-    let equal = kpke::stream::encrypt_equals::<P, B>(&dk.ek.pke, &m_prime, &r_prime, c_bytes);
+        select_key(
+            &mut k_prime,
+            &mut k_bar,
+            equal,
+            &mut [&mut m_prime, &mut r_prime],
+        )
+    }
+}
+
+/// FIPS 203, Algorithm 18 lines 10 and 11: K' if the re-encryption matched (`equal`), else
+/// K_bar, chosen in constant time; wipes the working secrets (`k_prime`, `k_bar`, `wipe`).
+fn select_key(
+    k_prime: &mut [u8; 32],
+    k_bar: &mut [u8; 32],
+    equal: subtle::Choice,
+    wipe: &mut [&mut [u8; 32]],
+) -> SharedSecret {
     // if c != c' then K' = K_bar
     for (k, kb) in k_prime.iter_mut().zip(k_bar.iter()) {
         k.conditional_assign(kb, !equal);
     }
-    let shared = SharedSecret(k_prime);
+    let shared = SharedSecret(*k_prime);
     k_prime.zeroize();
-    m_prime.zeroize();
-    r_prime.zeroize();
     k_bar.zeroize();
+    for w in wipe {
+        w.zeroize();
+    }
     shared
+}
+
+/// FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal) in small memory (`kpke::stream`): dk_PKE
+/// given pair by pair (`s(i, p)`), ek_PKE as rho and t_hat pair by pair (`t(i, p)`), h = H(ek)
+/// and z; the re-encryption is compared with `c` chunk by chunk as it is made (c' is never
+/// held). The key may come decoded or straight from its encoding ([`crate::encoded`]).
+#[cfg(feature = "small-memory")]
+pub(crate) fn decaps_stream<P: ParameterSet, B: Ops>(
+    s: impl Fn(usize, usize) -> (i16, i16),
+    rho: &[u8; 32],
+    t: impl Fn(usize, usize) -> (i16, i16),
+    h_ek: &[u8; 32],
+    z: &[u8],
+    c: &[u8],
+) -> SharedSecret {
+    // m' = K-PKE.Decrypt(dk_PKE, c)
+    let mut m_prime = kpke::stream::decrypt::<P, B>(s, c);
+    // (K', r') = G(m' || h)
+    let (mut k_prime, mut r_prime) = g(&[&m_prime, h_ek]);
+    // K_bar = J(z || c)
+    let mut k_bar = j(&[z, c]);
+    // c' = K-PKE.Encrypt(ek_PKE, m', r'); equal = (c == c'), in constant time
+    let equal = kpke::stream::encrypt_equals::<P, B>(rho, t, &m_prime, &r_prime, c);
+    select_key(
+        &mut k_prime,
+        &mut k_bar,
+        equal,
+        &mut [&mut m_prime, &mut r_prime],
+    )
 }
 
 /// The encapsulation key check of FIPS 203, Section 7.2: the type check (length 384 k + 32) and

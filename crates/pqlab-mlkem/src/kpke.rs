@@ -57,7 +57,9 @@ impl<P: ParameterSet> PkeEncryptionKey<P> {
     }
 
     /// ek_PKE = ByteEncode12(t_hat) || rho (FIPS 203, Algorithm 13 line 19), into `out` of
-    /// 384 k + 32 bytes.
+    /// 384 k + 32 bytes. (Under `small-memory` keys are generated straight into their
+    /// encodings.)
+    #[cfg(not(feature = "small-memory"))]
     pub(crate) fn encode<B: Ops>(&self, out: &mut [u8]) {
         let (t_bytes, rho) = out.split_at_mut(384 * P::K);
         for (t, chunk) in self

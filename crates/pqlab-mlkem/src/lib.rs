@@ -9,13 +9,18 @@
 //! * [`EncapsulationKey`]: import with the checks of Section 7.2 and encapsulation with fresh or
 //!   given randomness (Algorithms 20 and 17).
 //! * [`Ciphertext`] (length-checked) and [`SharedSecret`] (constant-time equality, zeroized).
+//! * [`key_gen_encoded`], [`encapsulate_encoded`], [`decapsulate_encoded`]: the same algorithms
+//!   on encoded keys into the caller's buffers, as PQClean's `crypto_kem_*` API (no decoded key
+//!   returned by value).
 //! * Feature `small-memory` (for microcontrollers): the same outputs in a few kilobytes of
 //!   stack. Keys then hold no expanded matrix A_hat, and K-PKE multiplies each entry of A_hat
 //!   into its product as it is sampled, samples each noise polynomial when it is needed and
-//!   compares the re-encryption in decapsulation chunk by chunk (Cortex-M4 lab, painted peak
-//!   stack of the call with its operands: ML-KEM-512 keygen / encaps / decaps 5.2 / 8.1 /
-//!   13.5 KB against 12.6 / 17.2 / 28.9 KB by default; not yet the 4 KB goal); it is slower,
-//!   most of all encapsulation, which no longer finds A_hat in the key.
+//!   compares the re-encryption in decapsulation chunk by chunk; the `*_encoded` functions read
+//!   s_hat and t_hat pair by pair from the keys' encodings. Cortex-M4 lab (`pqlab compare
+//!   --target cortex-m4`, painted peak stack of the `*_encoded` calls, one run): keygen /
+//!   encaps / decaps 2.2 / 2.7 / 3.4 KB for ML-KEM-512, 2.2 / 3.1 / 3.8 KB for ML-KEM-768,
+//!   2.2 / 3.5 / 4.1 KB for ML-KEM-1024 before its last trim (static estimate now 3.5 KB),
+//!   against 17.6 / 17.4 / 33.5 KB for ML-KEM-512 in the default configuration.
 //! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or division
 //!   depends on secret data (Compress is a multiplication and a shift; the re-encryption check
 //!   and the implicit-rejection choice are constant time).
@@ -27,6 +32,7 @@ extern crate std;
 mod backend;
 mod compress;
 mod encode;
+mod encoded;
 mod error;
 mod hash;
 mod kem;
@@ -38,6 +44,7 @@ mod sample;
 #[cfg(feature = "reduction-study")]
 pub mod study;
 
+pub use encoded::{decapsulate_encoded, encapsulate_encoded, key_gen_encoded};
 pub use error::Error;
 pub use keys::{Ciphertext, DecapsulationKey, EncapsulationKey, SharedSecret};
 pub use params::{

@@ -20,7 +20,6 @@ use pqlab_keccak::{Shake128, Shake256};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use super::PkeEncryptionKey;
 use crate::backend::Ops;
 use crate::hash::g;
 use crate::params::{N, ParameterSet, Q};
@@ -36,19 +35,24 @@ fn base_case_acc(acc: &mut Poly, p: usize, (a0, a1): (i16, i16), (b0, b1): (i16,
     acc.0[2 * p + 1] += montgomery_reduce(c1);
 }
 
-/// acc += f_hat x_T g_hat * 2^-16 (FIPS 203, Algorithm 11), in place, with g_hat given pair by
-/// pair (`g(p)` = coefficients 2p and 2p + 1). Inputs of absolute value at most q; after j
-/// products on a zero accumulator, |acc| < j q (below 4 q for a sum of k terms).
-fn multiply_ntts_acc(acc: &mut Poly, f: &Poly, g: impl Fn(usize) -> (i16, i16)) {
+/// acc += f_hat x_T g_hat * 2^-16 (FIPS 203, Algorithm 11), in place, with f_hat and g_hat
+/// given pair by pair (`f(p)`, `g(p)` = coefficients 2p and 2p + 1). Inputs of absolute value
+/// at most q; after j products on a zero accumulator, |acc| < j q (below 4 q for a sum of k
+/// terms).
+fn multiply_ntts_acc(
+    acc: &mut Poly,
+    f: impl Fn(usize) -> (i16, i16),
+    g: impl Fn(usize) -> (i16, i16),
+) {
     for p in 0..N / 2 {
-        base_case_acc(acc, p, (f.0[2 * p], f.0[2 * p + 1]), g(p));
+        base_case_acc(acc, p, f(p), g(p));
     }
 }
 
 /// Coefficients 2p and 2p + 1 of a polynomial given as ByteEncode12 (FIPS 203, Algorithm 6:
 /// ByteDecode12 of the three bytes 3p..3p + 3, without reduction).
 #[inline(always)]
-fn pair12(bytes: &[u8], p: usize) -> (i16, i16) {
+pub(crate) fn pair12(bytes: &[u8], p: usize) -> (i16, i16) {
     let b = &bytes[3 * p..3 * p + 3];
     let d1 = i16::from(b[0]) | (i16::from(b[1] & 0x0f) << 8);
     let d2 = i16::from(b[1] >> 4) | (i16::from(b[2]) << 4);
@@ -57,8 +61,27 @@ fn pair12(bytes: &[u8], p: usize) -> (i16, i16) {
 
 /// Coefficients 2p and 2p + 1 of `f`.
 #[inline(always)]
-fn pair(f: &Poly, p: usize) -> (i16, i16) {
+pub(crate) fn pair(f: &Poly, p: usize) -> (i16, i16) {
     (f.0[2 * p], f.0[2 * p + 1])
+}
+
+/// Coefficients 2p and 2p + 1 of a ByteEncode12 string from outside (a decapsulation key's
+/// dk_PKE), each reduced mod q in constant time as ByteDecode12 does (FIPS 203, Algorithm 6:
+/// a 12-bit value below 2q needs one conditional subtraction).
+#[inline(always)]
+pub(crate) fn pair12_reduced(bytes: &[u8], p: usize) -> (i16, i16) {
+    let reduce = |v: i16| {
+        let r = v - Q;
+        r + ((r >> 15) & Q)
+    };
+    let (a, b) = pair12(bytes, p);
+    (reduce(a), reduce(b))
+}
+
+/// Pair p of polynomial i of a vector given as ByteEncode12 (384 bytes a polynomial).
+#[inline(always)]
+pub(crate) fn vec_pair12(bytes: &[u8], i: usize, p: usize) -> (i16, i16) {
+    pair12(&bytes[384 * i..384 * (i + 1)], p)
 }
 
 /// acc += SampleNTT(rho || j || i) x_T g_hat * 2^-16 (FIPS 203, Algorithm 7 with Algorithms 11
@@ -126,52 +149,56 @@ pub(crate) fn sample_cbd<B: Ops>(s: &[u8; 32], b: u8, eta: usize, f: &mut Poly) 
     wipe(&mut buf);
 }
 
-/// FIPS 203, Algorithm 13: K-PKE.KeyGen(d), streaming: s_hat is sampled into `s_hat` and
-/// transformed; then for each row i, t_hat\[i\] = sum_j A_hat\[i\]\[j\] o s_hat\[j\] + e_hat\[i\]
-/// with each A_hat\[i\]\[j\] sampled just before its product and e\[i\] just before its sum.
-/// `ek` gets rho and t_hat; `ek.encode` and `encode_s_hat` give the encodings.
-pub(crate) fn key_gen<P: ParameterSet, B: Ops>(
-    d: &[u8],
-    ek: &mut PkeEncryptionKey<P>,
-    s_hat: &mut [Poly],
-) {
+/// FIPS 203, Algorithm 13: K-PKE.KeyGen(d), streaming, straight into the encodings: each
+/// s_hat\[j\] is sampled, transformed and written as ByteEncode12 into `s_out` (dk_PKE, 384 k
+/// bytes, line 20); then for each row i, t_hat\[i\] = sum_j A_hat\[i\]\[j\] o s_hat\[j\] +
+/// e_hat\[i\], with each A_hat\[i\]\[j\] sampled just before its product (s_hat\[j\] read back
+/// from its encoding) and e\[i\] just before its sum, is written into `ek_out` (ek_PKE =
+/// ByteEncode12(t_hat) || rho, 384 k + 32 bytes, line 19).
+pub(crate) fn key_gen<P: ParameterSet, B: Ops>(d: &[u8], ek_out: &mut [u8], s_out: &mut [u8]) {
     // (rho, sigma) = G(d || k)
     let (rho, mut sigma) = g(&[d, &[P::K as u8]]);
-    ek.rho = rho;
-    let s_hat = &mut s_hat[..P::K];
-    for (n, s) in s_hat.iter_mut().enumerate() {
-        sample_cbd::<B>(&sigma, n as u8, P::ETA1, s);
-        s.ntt::<B>();
+    let k = P::K;
+    let s_out = &mut s_out[..384 * k];
+    let mut acc = Poly::ZERO;
+    for (n, s) in s_out.chunks_exact_mut(384).enumerate() {
+        sample_ntt_encoded::<B>(&sigma, n as u8, P::ETA1, &mut acc, s);
     }
-    for (i, t) in ek.t_hat.as_mut().iter_mut().enumerate() {
-        let mut acc = Poly::ZERO;
-        for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt_acc(&rho, j as u8, i as u8, &mut acc, |p| pair(s, p));
+    let (t_out, rho_out) = ek_out[..384 * k + 32].split_at_mut(384 * k);
+    for (i, t) in t_out.chunks_exact_mut(384).enumerate() {
+        for j in 0..k {
+            sample_ntt_acc(&rho, j as u8, i as u8, &mut acc, |p| {
+                vec_pair12(s_out, j, p)
+            });
         }
         // The products carry a factor 2^-16; one more Montgomery multiplication by 2^32
         // cancels it.
         acc.tomont::<B>();
         // e_hat[i] = NTT(SamplePolyCBD_eta1(PRF_eta1(sigma, k + i)))
         let mut e = Poly::ZERO;
-        sample_cbd::<B>(&sigma, (P::K + i) as u8, P::ETA1, &mut e);
+        sample_cbd::<B>(&sigma, (k + i) as u8, P::ETA1, &mut e);
         e.ntt::<B>();
         acc.add_assign(&e);
         e.zeroize();
         acc.freeze::<B>();
-        *t = acc;
+        B::byte_encode12(&acc.0, t);
+        acc = Poly::ZERO;
     }
+    rho_out.copy_from_slice(&rho);
     sigma.zeroize();
-    for s in s_hat.iter_mut() {
-        s.freeze::<B>();
-    }
 }
 
 /// FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), streaming: y_hat is sampled and kept;
 /// then u\[i\] = NTT^-1(sum_j A_hat\[j\]\[i\] o y_hat\[j\]) + e1\[i\] one i at a time (each
 /// A_hat entry and e1\[i\] sampled when needed) and v. Each chunk of c = c1 || c2 (32 du bytes
 /// per u\[i\], then 32 dv bytes) goes to `emit(offset, bytes)` as soon as it is encoded.
+/// ek_PKE is given as rho and t_hat pair by pair (`t(i, p)`: pair p of t_hat\[i\], values in
+/// [0, q)), from a decoded key or straight from its encoding. Never inlined: its working
+/// memory (y_hat) then takes stack only while it runs, not through the caller's other steps.
+#[inline(never)]
 pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
-    ek: &PkeEncryptionKey<P>,
+    rho: &[u8; 32],
+    t: impl Fn(usize, usize) -> (i16, i16),
     m: &[u8; 32],
     r: &[u8; 32],
     emit: &mut dyn FnMut(usize, &[u8]),
@@ -192,7 +219,7 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     for i in 0..k {
         for (j, y) in y_hat.chunks_exact(384).take(k).enumerate() {
             // A_hat[j][i] = SampleNTT(rho || i || j)
-            sample_ntt_acc(&ek.rho, i as u8, j as u8, &mut u, |p| pair12(y, p));
+            sample_ntt_acc(rho, i as u8, j as u8, &mut u, |p| pair12(y, p));
         }
         u.inv_ntt_to_mont::<B>();
         // e1[i] = SamplePolyCBD_eta2(PRF_eta2(r, k + i))
@@ -203,8 +230,8 @@ pub(crate) fn encrypt<P: ParameterSet, B: Ops>(
     }
 
     // v = NTT^-1(t_hat^T o y_hat) + e2 + mu; c2 = ByteEncode_dv(Compress_dv(v)), in `u`
-    for (t, y) in ek.t_hat.as_ref().iter().zip(y_hat.chunks_exact(384)) {
-        multiply_ntts_acc(&mut u, t, |p| pair12(y, p));
+    for (i, y) in y_hat.chunks_exact(384).take(k).enumerate() {
+        multiply_ntts_acc(&mut u, |p| t(i, p), |p| pair12(y, p));
     }
     u.inv_ntt_to_mont::<B>();
     add_noise_eta2(r, (2 * k) as u8, &mut u);
@@ -264,13 +291,14 @@ fn compress_emit<B: Ops>(d: u32, f: &Poly, offset: usize, emit: &mut dyn FnMut(u
 /// Whether the re-encryption K-PKE.Encrypt(ek_PKE, m, r) equals `c` (32 (du k + dv) bytes), in
 /// constant time, without holding the re-encryption (FIPS 203, Algorithm 18 lines 8 and 9).
 pub(crate) fn encrypt_equals<P: ParameterSet, B: Ops>(
-    ek: &PkeEncryptionKey<P>,
+    rho: &[u8; 32],
+    t: impl Fn(usize, usize) -> (i16, i16),
     m: &[u8; 32],
     r: &[u8; 32],
     c: &[u8],
 ) -> Choice {
     let mut diff = 0u8;
-    encrypt::<P, B>(ek, m, r, &mut |off, bytes| {
+    encrypt::<P, B>(rho, t, m, r, &mut |off, bytes| {
         for (x, y) in bytes.iter().zip(&c[off..off + bytes.len()]) {
             diff |= x ^ y;
         }
@@ -279,22 +307,22 @@ pub(crate) fn encrypt_equals<P: ParameterSet, B: Ops>(
 }
 
 /// FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c), streaming: each u'\[i\] is decoded,
-/// transformed and multiplied into w in turn.
+/// transformed and multiplied into w in turn. dk_PKE is given pair by pair (`s(i, p)`: pair p
+/// of s_hat\[i\], values in [0, q)), from a decoded key or straight from its encoding.
 #[inline(never)]
-pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8; 32] {
+pub(crate) fn decrypt<P: ParameterSet, B: Ops>(
+    s: impl Fn(usize, usize) -> (i16, i16),
+    c: &[u8],
+) -> [u8; 32] {
     let (c1, c2) = c.split_at(P::C1_LEN);
     let du = P::DU;
     let mut u = Poly::ZERO;
     let mut w = Poly::ZERO;
-    for (s, chunk) in s_hat
-        .iter()
-        .take(P::K)
-        .zip(c1.chunks_exact(32 * du as usize))
-    {
+    for (i, chunk) in c1.chunks_exact(32 * du as usize).take(P::K).enumerate() {
         // u'[i] = Decompress_du(ByteDecode_du(c1[i])), then NTT(u'[i])
         B::decode_decompress(du, chunk, &mut u.0);
         u.ntt::<B>();
-        multiply_ntts_acc(&mut w, s, |p| pair(&u, p));
+        multiply_ntts_acc(&mut w, |p| s(i, p), |p| pair(&u, p));
     }
     w.inv_ntt_to_mont::<B>();
     // v' = Decompress_dv(ByteDecode_dv(c2)), in `u`; w = v' - NTT^-1(s_hat^T o NTT(u'))
@@ -316,6 +344,7 @@ pub(crate) fn decrypt<P: ParameterSet, B: Ops>(s_hat: &[Poly], c: &[u8]) -> [u8;
 mod tests {
     use pqlab_arith::array::FixedArray;
 
+    use super::super::PkeEncryptionKey;
     use super::*;
     use crate::params::{MlKem512, MlKem768, MlKem1024};
 
@@ -324,16 +353,21 @@ mod tests {
         let mut ek = PkeEncryptionKey::<P>::EMPTY;
         let mut s_hat = P::VecK::ZERO;
         super::super::key_gen::<P, B>(&d, &mut ek, s_hat.as_mut());
-        let mut ek_small = PkeEncryptionKey::<P>::EMPTY;
-        let mut s_small = P::VecK::ZERO;
-        key_gen::<P, B>(&d, &mut ek_small, s_small.as_mut());
-        assert_eq!(ek.rho, ek_small.rho);
-        assert!(
-            ek.t_hat.as_ref() == ek_small.t_hat.as_ref(),
-            "{}: t_hat",
+        let (mut ek_bytes, mut s_bytes) = ([0u8; 1568], [0u8; 1536]);
+        ek.encode::<B>(&mut ek_bytes[..P::EK_LEN]);
+        super::super::encode_s_hat::<B>(s_hat.as_ref(), &mut s_bytes[..384 * P::K]);
+        let (mut ek_small, mut s_small) = ([0u8; 1568], [0u8; 1536]);
+        key_gen::<P, B>(&d, &mut ek_small, &mut s_small);
+        assert_eq!(
+            &ek_small[..P::EK_LEN],
+            &ek_bytes[..P::EK_LEN],
+            "{}: ek",
             P::NAME
         );
-        assert!(s_hat.as_ref() == s_small.as_ref(), "{}: s_hat", P::NAME);
+        assert_eq!(&s_small[..], &s_bytes[..], "{}: dk_PKE", P::NAME);
+        let rho = &ek.rho;
+        let t = |i: usize, p: usize| vec_pair12(&ek_small, i, p);
+        let s = |i: usize, p: usize| pair12_reduced(&s_small[384 * i..], p);
 
         let (m, r) = ([seed; 32], [seed.wrapping_mul(7); 32]);
         let mut c = [0u8; 1568];
@@ -341,24 +375,31 @@ mod tests {
         super::super::encrypt::<P, B>(&ek, &m, &r, c);
         let mut c_small = [0u8; 1568];
         let mut emitted = 0;
-        encrypt::<P, B>(&ek_small, &m, &r, &mut |off, bytes| {
+        encrypt::<P, B>(rho, t, &m, &r, &mut |off, bytes| {
             c_small[off..off + bytes.len()].copy_from_slice(bytes);
             emitted += bytes.len();
         });
         assert_eq!(emitted, P::CT_LEN);
         assert_eq!(&c_small[..P::CT_LEN], &c[..], "{}: ciphertext", P::NAME);
-        assert!(bool::from(encrypt_equals::<P, B>(&ek_small, &m, &r, c)));
+        assert!(bool::from(encrypt_equals::<P, B>(rho, t, &m, &r, c)));
         for at in [0, P::C1_LEN - 1, P::C1_LEN, P::CT_LEN - 1] {
             c[at] ^= 1;
-            assert!(!bool::from(encrypt_equals::<P, B>(&ek_small, &m, &r, c)));
-            let m_bad = decrypt::<P, B>(s_small.as_ref(), c);
+            assert!(!bool::from(encrypt_equals::<P, B>(rho, t, &m, &r, c)));
+            let m_bad = decrypt::<P, B>(s, c);
             assert_eq!(m_bad, super::super::decrypt::<P, B>(s_hat.as_ref(), c));
             c[at] ^= 1;
         }
+        assert_eq!(decrypt::<P, B>(s, c), m, "{}: decrypt", P::NAME);
+        // A dk_PKE from outside with values q..4095 (not canonical): decoded mod q by both.
+        let mut s_odd = s_bytes;
+        s_odd[0] = 0xff;
+        s_odd[1] |= 0x0f;
+        let mut s_hat_odd = P::VecK::ZERO;
+        super::super::decode_s_hat::<B>(&s_odd[..384 * P::K], s_hat_odd.as_mut());
         assert_eq!(
-            decrypt::<P, B>(s_small.as_ref(), c),
-            m,
-            "{}: decrypt",
+            decrypt::<P, B>(|i, p| pair12_reduced(&s_odd[384 * i..], p), c),
+            super::super::decrypt::<P, B>(s_hat_odd.as_ref(), c),
+            "{}: non-canonical dk_PKE",
             P::NAME
         );
     }

@@ -5,6 +5,10 @@
 //! seed keys), and the encapsulation- and decapsulation-key checks of FIPS 203, Sections 7.2 and
 //! 7.3.
 //!
+//! Each case runs through the key types and through the functions on encoded keys
+//! (`key_gen_encoded`, `encapsulate_encoded`, `decapsulate_encoded`, which under the
+//! `small-memory` feature never decode a key whole).
+//!
 //! The cases, shared by the `acvp_mlkem` test binary and by `strategies_mlkem` (which runs them
 //! under every reduction strategy of `pqlab_arith::reduce`).
 
@@ -12,7 +16,10 @@ use std::path::Path;
 
 use crate::common::*;
 use crate::with_param_set;
-use pqlab_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet};
+use pqlab_mlkem::{
+    Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet, decapsulate_encoded,
+    encapsulate_encoded, key_gen_encoded,
+};
 use serde_json::Value;
 
 /// One keyGen case: KeyGen_internal(d, z) must give ek and the expanded dk; the key must keep
@@ -28,6 +35,10 @@ fn key_gen_case<P: ParameterSet>(prompt: &Value, expected: &Value) -> Result<(),
     )?;
     let dk_bytes = hex_field(expected, "dk");
     ensure_eq_bytes("dk", dk.to_expanded().as_ref(), &dk_bytes)?;
+    let (mut ek_enc, mut dk_enc) = (vec![0u8; P::EK_LEN], vec![0u8; P::DK_LEN]);
+    key_gen_encoded::<P>(&d, &z, &mut ek_enc, &mut dk_enc).map_err(|e| e.to_string())?;
+    ensure_eq_bytes("key_gen_encoded ek", &ek_enc, &hex_field(expected, "ek"))?;
+    ensure_eq_bytes("key_gen_encoded dk", &dk_enc, &dk_bytes)?;
     let seed = dk.seed().ok_or("seed lost")?;
     ensure(seed[..32] == d && seed[32..] == z, || "seed differs".into())?;
     let imported = DecapsulationKey::<P>::from_expanded(&dk_bytes)
@@ -62,7 +73,16 @@ fn encapsulation_case<P: ParameterSet>(t: &Value, expected: &Value) -> Result<()
     let m = unhex_array::<32>(str_field(t, "m"));
     let (c, k) = ek.encapsulate_deterministic(&m);
     ensure_eq_bytes("c", c.as_bytes(), &hex_field(expected, "c"))?;
-    ensure_eq_bytes("k", k.as_bytes(), &hex_field(expected, "k"))
+    ensure_eq_bytes("k", k.as_bytes(), &hex_field(expected, "k"))?;
+    let mut c_enc = vec![0u8; P::CT_LEN];
+    let k_enc = encapsulate_encoded::<P>(&hex_field(t, "ek"), &m, &mut c_enc)
+        .map_err(|e| format!("encapsulate_encoded: {e}"))?;
+    ensure_eq_bytes("encapsulate_encoded c", &c_enc, &hex_field(expected, "c"))?;
+    ensure_eq_bytes(
+        "encapsulate_encoded k",
+        k_enc.as_bytes(),
+        &hex_field(expected, "k"),
+    )
 }
 
 fn decapsulation_case<P: ParameterSet>(
@@ -81,16 +101,34 @@ fn decapsulation_case<P: ParameterSet>(
     };
     let c = Ciphertext::<P>::from_bytes(&hex_field(t, "c")).map_err(|e| e.to_string())?;
     let k = dk.decapsulate(&c);
-    ensure_eq_bytes("k", k.as_bytes(), &hex_field(expected, "k"))
+    ensure_eq_bytes("k", k.as_bytes(), &hex_field(expected, "k"))?;
+    let dk_bytes = dk.to_expanded();
+    let k_enc = decapsulate_encoded::<P>(dk_bytes.as_ref(), &hex_field(t, "c"))
+        .map_err(|e| format!("decapsulate_encoded: {e}"))?;
+    ensure_eq_bytes(
+        "decapsulate_encoded k",
+        k_enc.as_bytes(),
+        &hex_field(expected, "k"),
+    )
 }
 
 fn ek_check_case<P: ParameterSet>(t: &Value, expected: &Value) -> Result<(), String> {
     let want = bool_field(expected, "testPassed");
     let got = EncapsulationKey::<P>::from_bytes(&hex_field(t, "ek"));
     match (&got, want) {
-        (Ok(_), true) | (Err(Error::ModulusCheck), false) => Ok(()),
-        _ => Err(format!(
-            "encapsulationKeyCheck: got {got:?}, want testPassed = {want}"
+        (Ok(_), true) | (Err(Error::ModulusCheck), false) => {}
+        _ => {
+            return Err(format!(
+                "encapsulationKeyCheck: got {got:?}, want testPassed = {want}"
+            ));
+        }
+    }
+    let mut c = vec![0u8; P::CT_LEN];
+    let got = encapsulate_encoded::<P>(&hex_field(t, "ek"), &[0; 32], &mut c).map(|_| ());
+    match (got, want) {
+        (Ok(()), true) | (Err(Error::ModulusCheck), false) => Ok(()),
+        (got, _) => Err(format!(
+            "encapsulate_encoded's check: got {got:?}, want testPassed = {want}"
         )),
     }
 }
@@ -99,9 +137,18 @@ fn dk_check_case<P: ParameterSet>(t: &Value, expected: &Value) -> Result<(), Str
     let want = bool_field(expected, "testPassed");
     let got = DecapsulationKey::<P>::from_expanded(&hex_field(t, "dk")).map(|_| ());
     match (got, want) {
+        (Ok(()), true) | (Err(Error::HashCheck), false) => {}
+        (got, _) => {
+            return Err(format!(
+                "decapsulationKeyCheck: got {got:?}, want testPassed = {want}"
+            ));
+        }
+    }
+    let got = decapsulate_encoded::<P>(&hex_field(t, "dk"), &vec![0u8; P::CT_LEN]).map(|_| ());
+    match (got, want) {
         (Ok(()), true) | (Err(Error::HashCheck), false) => Ok(()),
         (got, _) => Err(format!(
-            "decapsulationKeyCheck: got {got:?}, want testPassed = {want}"
+            "decapsulate_encoded's check: got {got:?}, want testPassed = {want}"
         )),
     }
 }
