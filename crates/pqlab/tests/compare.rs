@@ -397,10 +397,11 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
     assert!(stdout(&out).contains("Ratio of medians to peers"));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let checks = v["peer_checks"].as_array().unwrap();
-    // rustcrypto, pqcrypto and libcrux for ML-DSA-65 and ML-KEM-768; pqcrypto for Falcon-512;
-    // fn-dsa (FN-DSA, not byte-compatible with Falcon round 3) passes the check of its keys
-    // and of its own signatures, and is timed beside Falcon-512.
-    assert_eq!(checks.len(), 8, "{checks:?}");
+    // rustcrypto, pqcrypto, libcrux, liboqs and aws-lc-rs for ML-DSA-65 and ML-KEM-768;
+    // pqcrypto and liboqs for Falcon-512; fn-dsa (FN-DSA, not byte-compatible with Falcon
+    // round 3) passes the check of its keys and of its own signatures, and is timed beside
+    // Falcon-512.
+    assert_eq!(checks.len(), 13, "{checks:?}");
     for c in checks {
         assert_eq!(c["passed"], true, "{c}");
         if c["impl"] == "fn-dsa" {
@@ -417,6 +418,8 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
         ("pqcrypto", "falcon-512", "verify"),
         ("fn-dsa", "fn-dsa-512", "sign"),
         ("fn-dsa", "fn-dsa-512", "verify"),
+        ("liboqs", "falcon-512", "sign"),
+        ("liboqs", "falcon-512", "verify"),
     ] {
         assert!(
             results
@@ -425,7 +428,14 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
             "no {imp} {alg} {op}"
         );
     }
-    for imp in ["pqlab", "rustcrypto", "pqcrypto", "libcrux"] {
+    for imp in [
+        "pqlab",
+        "rustcrypto",
+        "pqcrypto",
+        "libcrux",
+        "liboqs",
+        "aws-lc-rs",
+    ] {
         for (alg, op) in [
             ("ml-dsa-65", "sign"),
             ("ml-dsa-65", "verify"),

@@ -5,14 +5,20 @@
 //!   (the portable `clean` variants, or AVX2 where the crate picks it);
 //! * `libcrux`: Cryspen's formally verified `libcrux-ml-dsa` and `libcrux-ml-kem`
 //!   ([`libcrux`]);
-//! * `fn-dsa`: Thomas Pornin's `fn-dsa` crate, FN-DSA as the draft stands ([`falcon`]).
+//! * `fn-dsa`: Thomas Pornin's `fn-dsa` crate, FN-DSA as the draft stands ([`falcon`]);
+//! * `liboqs`: Open Quantum Safe's liboqs (C, AVX2 picked at run time) through the `oqs` crate:
+//!   ML-DSA, ML-KEM and Falcon round 3 ([`oqs`]; its build needs cmake and libclang, see
+//!   `.ci/peers-deps`);
+//! * `aws-lc-rs`: AWS-LC's ML-DSA and ML-KEM (C and assembly) through `aws-lc-rs` ([`awslc`]).
 //!
 //! Each peer goes through the same cross-check as any other before it is timed (`check.rs`).
 //! Secret keys stay in each peer's own form (RustCrypto: the seed); only public keys,
 //! signatures and ciphertexts cross between implementations.
 
+mod awslc;
 pub(crate) mod falcon;
 mod libcrux;
+mod oqs;
 
 use getrandom::SysRng;
 use ml_dsa as rcdsa;
@@ -346,5 +352,65 @@ pub(crate) fn entries() -> Vec<Entry> {
     .into_iter()
     .chain(falcon::entries())
     .chain(libcrux::entries())
+    .chain(oqs::entries())
+    .chain(awslc::entries())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::registry::{self, Kind};
+
+    /// liboqs and aws-lc-rs are registered for each of their algorithms, with the sizes of
+    /// pqlab's entry of the same algorithm (Falcon: the public key).
+    #[test]
+    fn the_registry_lists_liboqs_and_aws_lc_rs() {
+        let peers = registry::peers();
+        let ours = registry::ours();
+        let mldsa_mlkem = [
+            "ml-dsa-44",
+            "ml-dsa-65",
+            "ml-dsa-87",
+            "ml-kem-512",
+            "ml-kem-768",
+            "ml-kem-1024",
+        ];
+        for (imp, algs) in [
+            (
+                "liboqs",
+                &[&mldsa_mlkem[..], &["falcon-512", "falcon-1024"]].concat(),
+            ),
+            ("aws-lc-rs", &mldsa_mlkem.to_vec()),
+        ] {
+            let listed: Vec<&str> = peers
+                .iter()
+                .map(|e| e.info())
+                .filter(|i| i.implementation == imp)
+                .map(|i| i.alg)
+                .collect();
+            assert_eq!(listed.len(), algs.len(), "{imp}: {listed:?}");
+            for alg in algs {
+                assert!(listed.contains(alg), "{imp} does not list {alg}");
+                let peer = peers
+                    .iter()
+                    .map(|e| e.info())
+                    .find(|i| i.implementation == imp && i.alg == *alg)
+                    .unwrap();
+                let our = ours
+                    .iter()
+                    .map(|e| e.info())
+                    .find(|i| i.alg == *alg && i.implementation == "pqlab")
+                    .unwrap();
+                assert_eq!(peer.kind, our.kind, "{imp} {alg}");
+                assert_eq!(peer.public_key, our.public_key, "{imp} {alg}");
+                // Falcon's signatures vary in length, and the maximum each states differs
+                // (liboqs: PQClean's 752 / 1462 bytes).
+                if !alg.starts_with("falcon") {
+                    assert_eq!(peer.signature, our.signature, "{imp} {alg}");
+                }
+                assert_eq!(peer.ciphertext, our.ciphertext, "{imp} {alg}");
+                assert_eq!(peer.kind == Kind::Kem, alg.starts_with("ml-kem"));
+            }
+        }
+    }
 }
