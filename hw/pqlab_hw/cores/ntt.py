@@ -182,7 +182,9 @@ class NttUnit(Elaboratable):
             for k in range(0, mm, B):
                 tw_words.append(sum(mont(tab[k + j]) << (w * j) for j in range(B)))
         logb = B.bit_length() - 1
-        m.submodules.tw = tw = Memory(shape=unsigned(B * w), depth=len(tw_words), init=tw_words)
+        # Block RAM even where the table is small enough for LUTs (q = 3329: 256 x 12 bits).
+        m.submodules.tw = tw = Memory(shape=unsigned(B * w), depth=len(tw_words), init=tw_words,
+                                      attrs={"ram_style": "block", "rom_style": "block"})
         tw_rd = tw.read_port()
         ram = []
         for name in ("ram_a", "ram_b"):
