@@ -18,8 +18,8 @@ Configurations (M = parallel multipliers):
   baseline  - M = 1, sequential (read, then multiply and accumulate: 2 cycles per step);
   unrolled  - M = 4, 16 or 48, the next coefficient word read while the previous is multiplied
               and accumulated (1 step per cycle, combinational monomial + product + add);
-  pipelined - M = 16 or 48, 1 step per cycle with the monomial x_i x_j and the M products in
-              registered stages (shorter clock period).
+  pipelined - M = 1, 16 or 48, 1 step per cycle with the monomial x_i x_j and the M
+              products in registered stages (shorter clock period).
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def variants() -> list[Variant]:
     for mults in (4, 16, 48):
         out.append(Variant(NAME, "unrolled", {"n": 48, "mults": mults},
                            f"MQDSS-31-48, {mults} multipliers"))
-    for mults in (16, 48):
+    for mults in (1, 16, 48):
         out.append(Variant(NAME, "pipelined", {"n": 48, "mults": mults},
                            f"MQDSS-31-48, {mults} multipliers"))
     return out

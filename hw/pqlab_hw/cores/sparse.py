@@ -21,8 +21,8 @@ Configurations:
   baseline  - P = 1, sequential (read, then add and write: 2 cycles per coefficient);
   unrolled  - P = 4 lanes, the next word read while the previous is added and written
               (1 word per cycle, combinational select + add);
-  pipelined - P = 4 lanes, 1 word per cycle with the window select / sign and the add in
-              registered stages (shorter clock period).
+  pipelined - P = 4 lanes (and 1 for qTESLA-I), 1 word per cycle with the window select /
+              sign and the add in registered stages (shorter clock period).
 """
 
 from __future__ import annotations
@@ -218,6 +218,8 @@ def variants() -> list[Variant]:
             lanes = 1 if config == "baseline" else 4
             out.append(Variant(NAME, config, {"set": ps, "lanes": lanes},
                                f"{ps}: c*s, weight {SETS[ps][2]}, {lanes} lane(s)"))
+    out.append(Variant(NAME, "pipelined", {"set": "qtesla1", "lanes": 1},
+                       "qtesla1: c*s, weight 30, 1 lane"))
     out.append(Variant(NAME, "pipelined", {"set": "qtesla3", "lanes": 4},
                        "qtesla3: c*s, weight 48, 4 lanes"))
     return out
