@@ -236,14 +236,20 @@ pub(crate) fn verifying_key_from_encoded<P: ParameterSet, B: Ops>(
 /// Algorithm 8 line 10), built in place.
 fn t1_hat<P: ParameterSet, B: Ops>(pk: &[u8]) -> P::VecK {
     let mut t1_hat = P::VecK::ZERO;
-    for (chunk, p) in pk[32..].chunks_exact(320).zip(t1_hat.as_mut()) {
-        B::simple_bit_unpack(chunk, 10, &mut p.0);
-        for c in p.0.iter_mut() {
-            *c <<= D;
-        }
-        p.ntt::<B>();
+    for (i, p) in t1_hat.as_mut().iter_mut().enumerate() {
+        t1_hat_row::<B>(pk, i, p);
     }
     t1_hat
+}
+
+/// NTT(t1\[i\] * 2^d) for row i of the t1 encoded in `pk` (FIPS 204, Algorithm 23 line 3,
+/// then Algorithm 8 line 10), into `out`.
+pub(crate) fn t1_hat_row<B: Ops>(pk: &[u8], i: usize, out: &mut Poly) {
+    B::simple_bit_unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, &mut out.0);
+    for c in out.0.iter_mut() {
+        *c <<= D;
+    }
+    out.ntt::<B>();
 }
 
 /// FIPS 204, Algorithm 23: pkDecode(pk). The length has been checked.

@@ -19,6 +19,7 @@ extern crate std;
 mod backend;
 mod ball;
 mod encode;
+mod encoded;
 mod error;
 mod expanded;
 mod keygen;
@@ -36,6 +37,7 @@ mod sparse;
 pub mod study;
 mod verify;
 
+pub use encoded::verify_encoded;
 pub use error::Error;
 pub use expanded::ExpandedSigningKey;
 pub use keys::{Signature, SignatureBytes, SigningKey, VerifyingKey};

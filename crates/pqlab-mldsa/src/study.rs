@@ -117,7 +117,9 @@ pub fn verify<P: ParameterSet>(
     sig: &Signature<P>,
 ) -> Result<(), Error> {
     let mu = mu::mu_pure(&vk.tr, msg, ctx)?;
-    if with_strategy!(strategy, S => verify::verify_mu_with::<P, S>(vk, &mu, sig)) {
+    let t1 = verify::T1::Hat(vk.t1_hat.as_ref());
+    let sig = sig.encoded.as_ref();
+    if with_strategy!(strategy, S => verify::verify_mu_with::<P, S>(&vk.rho, t1, &mu, sig)) {
         Ok(())
     } else {
         Err(Error::InvalidSignature)

@@ -6,11 +6,21 @@ use pqlab_keccak::Shake256;
 use subtle::ConstantTimeEq;
 
 use crate::backend::{Ops, dispatch};
-use crate::encode::{hint_bit_unpack_row, hint_tail_is_zero};
+use crate::encode::{hint_bit_unpack_row, hint_tail_is_zero, t1_hat_row};
 use crate::keys::{Signature, VerifyingKey};
 use crate::params::ParameterSet;
 use crate::poly::{Columns, Poly, matrix_rows};
 use crate::sample::sample_in_ball;
+
+/// Where verification finds NTT(t1 * 2^d) (FIPS 204, Algorithm 8 line 10): in a decoded key,
+/// which computed it once, or row by row from the public key's encoding (no vector held).
+#[derive(Clone, Copy)]
+pub(crate) enum T1<'a> {
+    /// NTT(t1\[i\] * 2^d) for every row, precomputed.
+    Hat(&'a [Poly]),
+    /// pk = pkEncode(rho, t1) (FIPS 204, Algorithm 22), t1 unpacked and transformed per row.
+    Encoded(&'a [u8]),
+}
 
 /// FIPS 204, Algorithm 8: ML-DSA.Verify_internal with mu = H(tr || M', 64) given.
 pub(crate) fn verify_mu<P: ParameterSet>(
@@ -18,18 +28,20 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     mu: &[u8; 64],
     sig: &Signature<P>,
 ) -> bool {
-    dispatch!(B => verify_mu_with::<P, B>(vk, mu, sig))
+    let t1 = T1::Hat(vk.t1_hat.as_ref());
+    dispatch!(B => verify_mu_with::<P, B>(&vk.rho, t1, mu, sig.encoded.as_ref()))
 }
 
-/// [`verify_mu`] on the kernels of `B`. w'_approx is built row by row (A_hat streamed by
+/// [`verify_mu`] on the kernels of `B`, with rho, t1 from `t1` and the encoded signature
+/// `sig` (of the parameter set's length). w'_approx is built row by row (A_hat streamed by
 /// [`matrix_rows`]), each row's hint decoded, applied and w1Encode'd into the hash as the row
 /// is done: no matrix, no vector of w or h.
 pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
-    vk: &VerifyingKey<P>,
+    rho: &[u8; 32],
+    t1: T1<'_>,
     mu: &[u8; 64],
-    sig: &Signature<P>,
+    sig: &[u8],
 ) -> bool {
-    let sig = sig.encoded.as_ref();
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma) (Algorithm 27), z and h decoded where
     // they are used.
     let (c_tilde, rest) = sig.split_at(P::C_TILDE_LEN);
@@ -77,8 +89,16 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     let mut w1_bytes = [0u8; 32 * 6];
     let w1_len = 32 * P::W1_BITS;
     let mut hint_ok = true;
-    matrix_rows::<B>(&vk.rho, P::K, P::L, &columns, |i, w| {
-        B::pointwise(&mut ct1.0, &c_hat.0, &vk.t1_hat.as_ref()[i].0);
+    matrix_rows::<B>(rho, P::K, P::L, &columns, |i, w| {
+        // NTT(c) o NTT(t1[i] * 2^d); h_i is the scratch of the row of t1 before the hint's.
+        let t1_i = match t1 {
+            T1::Hat(t1_hat) => &t1_hat[i],
+            T1::Encoded(pk) => {
+                t1_hat_row::<B>(pk, i, &mut h_i);
+                &h_i
+            }
+        };
+        B::pointwise(&mut ct1.0, &c_hat.0, &t1_i.0);
         w.sub_assign(&ct1);
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();

@@ -59,7 +59,7 @@ pub fn keygen() {
 // sigGen
 
 /// How a sigGen / sigVer group calls the library.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Interface {
     /// Sign_internal / Verify_internal on the message as M'.
     Internal,
@@ -243,7 +243,22 @@ fn sigver_verdict<P: ParameterSet>(g: &Value, iface: Interface, t: &Value) -> Re
         return Ok(false);
     };
     let input = SignInput::of_test(iface, t)?;
-    Ok(input.verify(iface, &vk, &sig).is_ok())
+    let verdict = input.verify(iface, &vk, &sig).is_ok();
+    // The pure interface again on the encodings (no decoded key): the same verdict.
+    if iface == Interface::Pure {
+        let encoded = pqlab_mldsa::verify_encoded::<P>(
+            &pk,
+            &input.message,
+            &input.context,
+            &hex_field(t, "signature"),
+        );
+        if encoded.is_ok() != verdict {
+            return Err(format!(
+                "verify_encoded: {encoded:?}, the key type's verdict {verdict}"
+            ));
+        }
+    }
+    Ok(verdict)
 }
 
 /// ACVP sigVer: every case must give the expected verdict.

@@ -1,0 +1,39 @@
+//! ML-DSA verification on the encoded public key and signature, in the manner of PQClean's
+//! `crypto_sign_verify`: nothing is decoded whole (t1 is unpacked and transformed row by row
+//! where it is used, z column by column under `small-memory`), and no decoded key is returned
+//! by value, so that the working memory is a few polynomials and one Keccak state. The same
+//! answers as [`VerifyingKey::verify`](crate::VerifyingKey::verify) and its companions, which
+//! compute NTT(t1 * 2^d) once per key instead (faster for a key that verifies many times).
+
+use crate::Error;
+use crate::backend::dispatch;
+use crate::error::check_len;
+use crate::params::ParameterSet;
+use crate::verify::{T1, verify_mu_with};
+
+/// FIPS 204, Algorithm 3: ML-DSA.Verify(pk, M, sigma, ctx) on the encoded `pk` (pkEncode,
+/// Algorithm 22) and `sig` (sigEncode, Algorithm 26): tr = H(pk, 64), mu = H(tr || M', 64)
+/// with M' = 0 || |ctx| || ctx || M, then Algorithm 8 from line 7 on.
+///
+/// # Errors
+/// [`Error::InvalidLength`] for a key or signature of the wrong length, an error for a context
+/// longer than 255 bytes, [`Error::InvalidSignature`] when the signature does not verify.
+pub fn verify_encoded<P: ParameterSet>(
+    pk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    check_len("public key", pk, P::PK_LEN)?;
+    check_len("signature", sig, P::SIG_LEN)?;
+    let tr = crate::encode::hash_public_key(pk);
+    let mu = crate::mu::mu_pure(&tr, msg, ctx)?;
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&pk[..32]);
+    let t1 = T1::Encoded(pk);
+    if dispatch!(B => verify_mu_with::<P, B>(&rho, t1, &mu, sig)) {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
+}
