@@ -228,20 +228,20 @@ fn by_length(r: &Report) -> Result<Option<Chart>, LabError> {
     }
     let mut svgs = Vec::new();
     for g in &groups {
-        let mut lines: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        let mut lines: Vec<plot::Line> = Vec::new();
         for x in r
             .results
             .iter()
             .filter(|x| x.msg_len.is_some() && &group_of(&x.alg) == g)
         {
-            let key = format!("{} {}", series_of(x), x.op.name());
+            let (name, op) = (series_of(x), x.op.name());
             let point = (
                 x.msg_len.unwrap_or(1).max(1) as f64,
                 x.summary.median_ns / 1000.0,
             );
-            match lines.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, p)) => p.push(point),
-                None => lines.push((key, vec![point])),
+            match lines.iter_mut().find(|(n, o, _)| *n == name && *o == op) {
+                Some((_, _, p)) => p.push(point),
+                None => lines.push((name, op, vec![point])),
             }
         }
         svgs.push(plot::lines(
@@ -249,7 +249,7 @@ fn by_length(r: &Report) -> Result<Option<Chart>, LabError> {
             "message bytes",
             "median us",
             &lines,
-            SMALL,
+            (520, 300),
         )?);
     }
     Ok((!svgs.is_empty()).then(|| Chart {

@@ -280,20 +280,39 @@ impl Bars<'_> {
     }
 }
 
-/// Lines on log-log axes (median latency against message length), legend beside the plot.
+/// One line: the implementation (its colour), the operation (its dash) and the points.
+pub(super) type Line = (String, &'static str, Vec<(f64, f64)>);
+
+/// Lines on log-log axes (median latency against message length): the colour names the
+/// implementation (as in the bar charts), a solid line the first operation and a dashed line
+/// the second; the legend beside the plot says both.
 pub(super) fn lines(
     title: &str,
     x_desc: &str,
     y_desc: &str,
-    series: &[(String, Vec<(f64, f64)>)],
+    series: &[Line],
     size: (u32, u32),
 ) -> Result<String, LabError> {
+    let mut ops: Vec<&str> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (name, op, _) in series {
+        if !ops.contains(op) {
+            ops.push(op);
+        }
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
     svg(size, |root| {
-        let names: Vec<String> = series.iter().map(|s| s.0.clone()).collect();
-        let lw = legend_width(&names);
+        let styles: Vec<String> = ops
+            .iter()
+            .enumerate()
+            .map(|(k, op)| format!("{op}: {}", if k == 0 { "solid" } else { "dashed" }))
+            .collect();
+        let lw = legend_width(&names).max(legend_width(&styles));
         let (plot, side) = root.split_horizontally(size.0 - lw);
-        let (x0, x1) = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.0)));
-        let (y0, y1) = log_range(series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
+        let (x0, x1) = log_range(series.iter().flat_map(|s| s.2.iter().map(|p| p.0)));
+        let (y0, y1) = log_range(series.iter().flat_map(|s| s.2.iter().map(|p| p.1)));
         let mut chart = ChartBuilder::on(&plot)
             .caption(title, (FONT, 15))
             .margin(8)
@@ -314,19 +333,47 @@ pub(super) fn lines(
             .y_desc(y_desc)
             .draw()
             .map_err(err)?;
-        for (k, (_, points)) in series.iter().enumerate() {
-            let color = PALETTE[k % PALETTE.len()];
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    color.stroke_width(2),
-                ))
-                .map_err(err)?;
+        for (name, op, points) in series {
+            let color = colour(name, 0, true);
+            if ops.first() == Some(op) {
+                chart
+                    .draw_series(LineSeries::new(
+                        points.iter().copied(),
+                        color.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        points.iter().copied(),
+                        6,
+                        4,
+                        color.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+            }
             chart
                 .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
                 .map_err(err)?;
         }
-        legend(&side, &names, true, false)
+        legend(&side, &names, true, true)?;
+        let below = 36 + 18 * names.len() as i32 + 8;
+        for (k, st) in styles.iter().enumerate() {
+            let y = below + 18 * k as i32;
+            let style = BLACK.stroke_width(2);
+            if k == 0 {
+                side.draw(&PathElement::new(vec![(6, y), (22, y)], style))
+                    .map_err(err)?;
+            } else {
+                side.draw(&PathElement::new(vec![(6, y), (10, y)], style))
+                    .map_err(err)?;
+                side.draw(&PathElement::new(vec![(16, y), (22, y)], style))
+                    .map_err(err)?;
+            }
+            side.draw(&Text::new(st.clone(), (26, y - 7), (FONT, 13)))
+                .map_err(err)?;
+        }
+        Ok(())
     })
 }
 
