@@ -103,6 +103,10 @@ pub struct CompareArgs {
     /// Write a self-contained HTML report with SVG charts.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Print every table (sizes, latency, message length, peers, memory, energy, statistics,
+    /// notes) instead of the one-screen summary.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Estimate energy with this constant power draw in watts.
     #[arg(long, value_name = "W", conflicts_with = "power_profile")]
     pub power_watts: Option<f64>,

@@ -166,8 +166,19 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     } else if args.backends {
         print!("{}", text::summary(&report));
         print!("{}", pqlab_lab::backends::text(&report.backends));
-    } else {
+    } else if args.verbose {
         print!("{}", text::summary(&report));
+    } else {
+        print!("{}", text::brief(&report));
+        for (what, path) in [
+            ("JSON", &args.json),
+            ("CSV", &args.csv),
+            ("HTML", &args.html),
+        ] {
+            if let Some(p) = path {
+                println!("{what} report: {}", p.display());
+            }
+        }
     }
     if let Some(rows) = &handshakes {
         print!("\n{}", handshake::table(rows));

@@ -40,6 +40,7 @@ fn quick_run(dir: &Path) -> (Value, String, String) {
     let out = run(&[
         "compare",
         "--quick",
+        "--verbose",
         "--iterations",
         "12",
         "--power-profile",
@@ -380,6 +381,7 @@ fn peers_are_cross_checked_and_measured_side_by_side() {
     let out = run(&[
         "compare",
         "--quick",
+        "--verbose",
         "--peers",
         "--algs",
         "ml-dsa-65,ml-kem-768,falcon-512",
@@ -463,6 +465,7 @@ fn the_profile_shares_are_present_and_sum_to_at_most_100_percent() {
     let out = run(&[
         "compare",
         "--quick",
+        "--verbose",
         "--algs",
         "ml-dsa-44,ml-kem-512,falcon-512",
         "--json",
@@ -534,6 +537,7 @@ fn keygen_only_falcon_is_a_signature_row() {
     let out = run(&[
         "compare",
         "--quick",
+        "--verbose",
         "--algs",
         "falcon-512,ml-kem-512",
         "--ops",
@@ -547,4 +551,37 @@ fn keygen_only_falcon_is_a_signature_row() {
     let row = |alg: &str| sig + text[sig..].find(&format!("\n{alg} ")).expect(alg);
     let (falcon, mlkem) = (row("falcon-512"), row("ml-kem-512"));
     assert!(sig < falcon && falcon < kem && kem < mlkem, "{text}");
+}
+
+/// Without --verbose the terminal gets one screen: the answers first, then where the files went.
+#[test]
+fn the_default_terminal_output_is_one_screen_of_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("r.html");
+    let out = run(&[
+        "compare",
+        "--quick",
+        "--algs",
+        "ml-dsa-44,falcon-512,ml-kem-768",
+        "--html",
+        path_str(&html),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(text.lines().count() <= 45, "{text}");
+    assert!(text.contains("* level 1-2: "), "{text}");
+    assert!(text.contains("Who pays more"), "{text}");
+    assert!(!text.contains("Welch"), "{text}");
+    assert!(
+        text.contains(&format!("HTML report: {}", html.display())),
+        "{text}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    // The answers come before the charts and the tables, and link to them.
+    let (answers, charts) = (
+        page.find("id=\"answers\"").unwrap(),
+        page.find("id=\"charts\"").unwrap(),
+    );
+    assert!(answers < charts && charts < page.find("id=\"results\"").unwrap());
+    assert!(page.contains("href=\"#chart-sizes\""));
 }

@@ -1,92 +1,178 @@
-//! The HTML report: one self-contained page (inline SVG charts, no scripts, no external
-//! resources) with the tables of the terminal summary, the statistics and the machine.
+//! The HTML report: one self-contained page (inline SVG charts, a small inline script that
+//! sorts and filters the tables, no external resources). The answers come first (the
+//! questions of [`super::summary`], each verdict linked to the tables and charts it rests
+//! on), then the charts, then the detailed tables, the machine and the terminal summary.
 
 use std::fmt::Write as _;
 
-use super::{charts, text, us};
+use super::summary::{self, Summary, Verdict};
+use super::{charts, html_tables, text};
 use crate::LabError;
 use crate::run::Report;
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;\
-text-align:right}td:first-child,th:first-child,td:nth-child(2){text-align:left}\
-figure{margin:1.5em 0}figcaption{font-weight:bold;margin-bottom:.3em}pre{background:#f6f6f6;\
-padding:1em;overflow-x:auto}.note{color:#555}";
+const STYLE: &str = "body{font-family:sans-serif;max-width:1400px;margin:1.5em auto;padding:0 1em;\
+color:#222}table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;\
+padding:3px 8px;text-align:right}td:first-child,th:first-child,td:nth-child(2){text-align:left}\
+table.sortable th{cursor:pointer;background:#f0f0f0}table.sortable th:after{content:' \\2195';\
+color:#999;font-size:80%}input.filter{margin:.6em 0 0;padding:3px 6px;width:18em}\
+figure{margin:1.2em 0}figcaption{font-weight:bold;margin-bottom:.3em}figure svg{margin:0 8px 8px 0;\
+vertical-align:top}pre{background:#f6f6f6;padding:1em;overflow-x:auto}.note{color:#555}\
+ul.verdicts li{margin:.35em 0;line-height:1.4}ul.verdicts a{font-size:85%;color:#06c}\
+section.q{border-left:4px solid #0072b2;padding-left:1em;margin:1.2em 0}\
+.charts figure.half{display:inline-block;margin-right:1em}";
+
+/// Sorting (click a column head) and filtering (type in the box above) of `table.sortable`.
+const SCRIPT: &str = "document.querySelectorAll('table.sortable').forEach(function(t){\
+var f=document.createElement('input');f.className='filter';f.placeholder='filter rows';\
+t.parentNode.insertBefore(f,t);f.addEventListener('input',function(){var q=f.value.toLowerCase();\
+Array.prototype.forEach.call(t.tBodies[0].rows,function(r){r.style.display=\
+r.textContent.toLowerCase().indexOf(q)>=0?'':'none';});});\
+Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){th.addEventListener('click',\
+function(){var b=t.tBodies[0],rows=Array.prototype.slice.call(b.rows),up=th.dataset.up!=='1';\
+th.dataset.up=up?'1':'0';rows.sort(function(x,y){var a=x.cells[i].textContent,c=y.cells[i]\
+.textContent,na=parseFloat(a),nc=parseFloat(c),r=(!isNaN(na)&&!isNaN(nc))?na-nc:\
+a.localeCompare(c);return up?r:-r;});rows.forEach(function(r){b.appendChild(r);});});});});";
+
+/// A sortable, filterable table.
+pub(super) fn table(id: &str, head: &[String], rows: &[Vec<String>]) -> String {
+    let mut h = format!("<table id=\"{id}\" class=\"sortable\"><thead><tr>");
+    for c in head {
+        let _ = write!(h, "<th>{}</th>", esc(c));
+    }
+    h.push_str("</tr></thead><tbody>");
+    for r in rows {
+        h.push_str("<tr>");
+        for c in r {
+            let _ = write!(h, "<td>{}</td>", esc(c));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// What an anchor shows, for the links after a verdict.
+fn evidence_name(id: &str) -> String {
+    match id {
+        "t-sizes" => "sizes table".into(),
+        "t-latency" => "latency table".into(),
+        "t-memory" => "memory table".into(),
+        "t-peers" => "peer table".into(),
+        "chart-sizes" => "sizes chart".into(),
+        "chart-peer-ratio" => "peer-ratio charts".into(),
+        _ => match id.strip_prefix("chart-latency-") {
+            Some(op) => format!("{op} chart"),
+            None => id.to_string(),
+        },
+    }
+}
+
+fn verdicts(vs: &[&Verdict], ids: &[String], h: &mut String) {
+    h.push_str("<ul class=\"verdicts\">");
+    for v in vs {
+        let links: Vec<String> = v
+            .evidence
+            .iter()
+            .filter(|e| ids.contains(e))
+            .map(|e| format!("<a href=\"#{e}\">{}</a>", evidence_name(e)))
+            .collect();
+        let _ = write!(h, "<li>{}", esc(&v.text));
+        if !links.is_empty() {
+            let _ = write!(h, " <span class=\"note\">[{}]</span>", links.join(" · "));
+        }
+        h.push_str("</li>");
+    }
+    h.push_str("</ul>");
+}
+
+/// The answers: each question's table and verdicts, and pqlab against the fastest peers.
+fn answers(s: &Summary, ids: &[String], h: &mut String) {
+    h.push_str(
+        "<h2 id=\"answers\">The answers</h2><p class=\"note\">Computed from this run's \
+         medians; the verdicts compare pqlab's implementations of the schemes (the choice of \
+         scheme), the last table pqlab against the fastest other implementation.</p>",
+    );
+    for q in &s.questions {
+        let _ = write!(
+            h,
+            "<section class=\"q\" id=\"{}\"><h3>{}</h3>",
+            q.id,
+            esc(&q.title)
+        );
+        h.push_str(&table(&format!("{}-table", q.id), &q.head, &q.rows));
+        verdicts(&q.verdicts.iter().collect::<Vec<_>>(), ids, h);
+        h.push_str("</section>");
+    }
+    if let Some(p) = &s.peers {
+        h.push_str(
+            "<section class=\"q\" id=\"q-peers\"><h3>How does pqlab stand against the fastest \
+             peer? (pqlab / fastest peer; below 1: pqlab is faster)</h3>",
+        );
+        let head = [
+            "scheme",
+            "op",
+            "pqlab us",
+            "fastest peer",
+            "peer us",
+            "pqlab / peer",
+        ]
+        .map(String::from);
+        let rows: Vec<Vec<String>> = p
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    summary::pretty(&r.alg),
+                    r.op.name().to_string(),
+                    super::us(r.pqlab_ns),
+                    r.peer.clone(),
+                    super::us(r.peer_ns),
+                    format!("{:.2}", r.ratio),
+                ]
+            })
+            .collect();
+        h.push_str(&table("t-peers", &head, &rows));
+        verdicts(&[&p.verdict], ids, h);
+        h.push_str("</section>");
+    }
+}
 
 /// The report as one HTML page.
 pub fn to_html(r: &Report) -> Result<String, LabError> {
     let charts = charts::all(r)?;
+    let mut ids: Vec<String> = charts.iter().map(|c| c.id.clone()).collect();
+    ids.extend(["t-sizes", "t-latency", "t-memory", "t-peers"].map(String::from));
     let mut h = String::new();
+    let m = &r.machine;
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <title>pqlab compare</title><style>{STYLE}</style></head><body>\
-         <h1>pqlab compare</h1>"
-    );
-    let m = &r.machine;
-    let _ = write!(
-        h,
-        "<h2>Machine</h2><table id=\"machine\"><tr><th>cpu</th><td>{}</td></tr>\
-         <tr><th>cores</th><td>{}</td></tr><tr><th>TSC</th><td>{}</td></tr>\
-         <tr><th>features</th><td>{}</td></tr><tr><th>compiler</th><td>{}</td></tr>\
-         <tr><th>system</th><td>{}</td></tr></table>\
-         <p class=\"note\">{} timed calls per measurement after {} warm-up calls. {}.</p>",
+         <h1>pqlab compare</h1><p class=\"note\">{} ({} cores), back end {}; {} timed calls per \
+         measurement after {} warm-up calls{}. Every figure is a median over fresh inputs; \
+         smaller is better for every size and time. <a href=\"#machine\">Machine</a> · \
+         <a href=\"#charts\">Charts</a> · <a href=\"#tables\">Tables</a></p>",
         esc(&m.cpu),
         m.cores,
-        m.tsc_hz
-            .map_or("n/a".into(), |v| format!("{:.3} GHz", v / 1e9)),
-        esc(&m.features.join(" ")),
-        esc(&m.rustc),
-        esc(&m.os),
+        esc(&m.backend),
         r.config.iterations,
         r.config.warmup,
-        esc(r.config.method)
+        if r.config.quick {
+            " (a quick run: few iterations, expect noise)"
+        } else {
+            ""
+        }
     );
-    let _ = write!(
-        h,
-        "<h2>How to read it</h2><p>Every figure is a median over fresh inputs. Smaller is better \
-         for every size and time; the ratio chart is below 1 where pqlab is faster than the peer. \
-         Energy figures, where shown, are estimates from a power model, not measurements.</p>"
-    );
-    let _ = write!(
-        h,
-        "<h2>Measurements</h2><table id=\"results\"><tr><th>impl</th><th>algorithm</th>\
-         <th>op</th><th>msg bytes</th><th>median us</th><th>p05</th><th>p95</th><th>CV</th>\
-         <th>median TSC</th><th>stack B</th><th>heap B</th><th>Shapiro-Wilk p</th></tr>"
-    );
-    for x in &r.results {
-        let s = &x.summary;
-        let _ = write!(
-            h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&super::impl_label(x)),
-            esc(&x.alg),
-            x.op.name(),
-            x.msg_len.map_or("-".into(), |v| v.to_string()),
-            us(s.median_ns),
-            us(s.p05_ns),
-            us(s.p95_ns),
-            s.cv,
-            s.median_cycles.map_or("-".into(), |c| format!("{c:.0}")),
-            x.stack_bytes.map_or("-".into(), |v| v.to_string()),
-            x.heap_bytes.map_or("-".into(), |v| v.to_string()),
-            x.shapiro_wilk
-                .map_or("-".into(), |t| format!("{:.3}", t.p_value)),
-        );
-    }
-    h.push_str("</table>");
-    tables_and_profile(r, &mut h);
-    h.push_str(&super::reductions::html(r));
-    h.push_str("<h2>Charts</h2>");
+    answers(&summary::of(r), &ids, &mut h);
+    h.push_str("<h2 id=\"charts\">Charts</h2><div class=\"charts\">");
     for c in &charts {
         let _ = write!(
             h,
@@ -96,9 +182,29 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
             c.svg
         );
     }
+    h.push_str("</div><h2 id=\"tables\">Tables</h2>");
+    html_tables::all(r, &mut h);
+    h.push_str(&super::reductions::html(r));
     let _ = write!(
         h,
-        "<h2>Summary and statistics</h2><pre id=\"summary\">{}</pre></body></html>",
+        "<h2>Machine</h2><table id=\"machine\"><tr><th>cpu</th><td>{}</td></tr>\
+         <tr><th>cores</th><td>{}</td></tr><tr><th>TSC</th><td>{}</td></tr>\
+         <tr><th>features</th><td>{}</td></tr><tr><th>compiler</th><td>{}</td></tr>\
+         <tr><th>system</th><td>{}</td></tr></table><p class=\"note\">{}. Energy figures, where \
+         shown, are estimates from a power model, not measurements.</p>",
+        esc(&m.cpu),
+        m.cores,
+        m.tsc_hz
+            .map_or("n/a".into(), |v| format!("{:.3} GHz", v / 1e9)),
+        esc(&m.features.join(" ")),
+        esc(&m.rustc),
+        esc(&m.os),
+        esc(r.config.method)
+    );
+    let _ = write!(
+        h,
+        "<h2>Summary and statistics</h2><pre id=\"summary\">{}</pre>\
+         <script>{SCRIPT}</script></body></html>",
         esc(&text::summary(r))
     );
     Ok(h)
@@ -107,64 +213,4 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
 /// The ids of the charts a report's page holds (for tests).
 pub fn chart_ids(r: &Report) -> Result<Vec<String>, LabError> {
     Ok(charts::all(r)?.into_iter().map(|c| c.id).collect())
-}
-
-/// The precomputed tables and, in a profile build, the per-kernel profile.
-fn tables_and_profile(r: &Report, h: &mut String) {
-    h.push_str(
-        "<h2>Precomputed tables</h2><table id=\"static-tables\"><tr><th>algorithm</th>\
-         <th>table</th><th>crate</th><th>bytes</th></tr>",
-    );
-    for a in &r.static_tables {
-        for t in &a.tables {
-            let _ = write!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&a.alg),
-                esc(t.name),
-                esc(t.krate),
-                t.bytes
-            );
-        }
-        let _ = write!(
-            h,
-            "<tr><td>{}</td><td>total</td><td></td><td>{}</td></tr>",
-            esc(&a.alg),
-            a.total_bytes
-        );
-    }
-    h.push_str("</table>");
-    let Some(rows) = &r.profile else {
-        return;
-    };
-    let kernels = pqlab_profile::Kernel::ALL.map(|k| k.name());
-    h.push_str(
-        "<h2>Profile</h2><p class=\"note\">Share of each operation's time-stamp-counter ticks \
-         spent in each kernel (self time), percent; a profile build, so the hooks' own cost is \
-         included.</p><table id=\"profile\"><tr><th>algorithm</th><th>op</th>",
-    );
-    for k in kernels {
-        let _ = write!(h, "<th>{k}</th>");
-    }
-    h.push_str("<th>other</th></tr>");
-    for p in rows {
-        let mut op = p.op.name().to_string();
-        if let Some(l) = p.msg_len {
-            op.push_str(&format!(" {l} B"));
-        }
-        if let Some(v) = &p.variant {
-            op.push_str(&format!(" [{v}]"));
-        }
-        let _ = write!(h, "<tr><td>{}</td><td>{}</td>", esc(&p.alg), esc(&op));
-        for k in kernels {
-            let cell = p
-                .shares
-                .iter()
-                .find(|s| s.kernel == k)
-                .map_or("-".into(), |s| format!("{:.1}", s.percent));
-            let _ = write!(h, "<td>{cell}</td>");
-        }
-        let _ = write!(h, "<td>{:.1}</td></tr>", p.other_percent);
-    }
-    h.push_str("</table>");
 }

@@ -4,9 +4,12 @@ mod charts;
 pub mod csv;
 pub mod handshake;
 pub mod html;
+mod html_tables;
 pub mod json;
+mod plot;
 pub mod reductions;
 mod sections;
+pub mod summary;
 pub mod text;
 
 /// Microseconds, from nanoseconds, for tables.

@@ -1,6 +1,7 @@
 //! The terminal summary, grouped as the literature tabulates: sizes; keygen / sign / verify
 //! (or keygen / encaps / decaps) per parameter set; message length; ratios to peers; memory;
-//! energy; statistics.
+//! energy; statistics. [`brief`] is the one screen printed by default: the answers of
+//! [`super::summary`] first; [`summary`] prints every table (`pqlab compare --verbose`).
 
 use std::fmt::Write as _;
 
@@ -396,5 +397,83 @@ pub fn summary(r: &Report) -> String {
             c.detail
         );
     }
+    out
+}
+
+/// Wraps `text` at `width` columns, each line after the first indented by `indent` spaces.
+fn wrap(text: &str, width: usize, indent: usize, out: &mut String) {
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            let _ = writeln!(out, "{line}");
+            line = " ".repeat(indent);
+        } else if !line.is_empty() && !line.ends_with(' ') {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.trim().is_empty() {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// The one screen printed by default: the machine in a line, each question's table and
+/// verdicts, pqlab against the fastest peers, and the peer checks in a line.
+pub fn brief(r: &Report) -> String {
+    let mut out = String::new();
+    let m = &r.machine;
+    let _ = writeln!(
+        out,
+        "pqlab compare: {} ({} cores), back end {}; {} timed calls per measurement{}",
+        m.cpu,
+        m.cores,
+        m.backend,
+        r.config.iterations,
+        if r.config.quick { " (quick run)" } else { "" }
+    );
+    let s = super::summary::of(r);
+    for q in &s.questions {
+        let mut t = Table::new(&[]);
+        t.head = q.head.clone();
+        t.rows = q.rows.clone();
+        if q.id == "q-battery" {
+            // One screen: this table is in the HTML report and under --verbose.
+            let _ = writeln!(out, "\n{}", q.title);
+        } else {
+            t.render(&q.title, &mut out);
+        }
+        for v in &q.verdicts {
+            wrap(&format!("* {}", v.text), 110, 2, &mut out);
+        }
+    }
+    if let Some(p) = &s.peers {
+        let _ = writeln!(out, "\npqlab against the fastest peer of each operation");
+        wrap(&format!("* {}", p.verdict.text), 110, 2, &mut out);
+    }
+    if !r.peer_checks.is_empty() {
+        let failed: Vec<String> = r
+            .peer_checks
+            .iter()
+            .filter(|c| !c.passed)
+            .map(|c| format!("{} {}", c.implementation, c.alg))
+            .collect();
+        let _ = writeln!(
+            out,
+            "peer checks: {} of {} passed before timing{}",
+            r.peer_checks.len() - failed.len(),
+            r.peer_checks.len(),
+            if failed.is_empty() {
+                String::new()
+            } else {
+                format!("; FAILED, not timed: {}", failed.join(", "))
+            }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n--verbose prints every table ({} measurements, memory, statistics, {} notes)",
+        r.results.len(),
+        r.notes.len()
+    );
     out
 }
