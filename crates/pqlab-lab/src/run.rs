@@ -29,6 +29,9 @@ pub struct Config {
     pub quick: bool,
     /// The power model for energy estimates, if any.
     pub power: Option<PowerModel>,
+    /// The folder of the published figures (`--papers`); `None`: `$PQLAB_PAPERS` or
+    /// `../shared/papers` ([`crate::papers::papers_dir`]).
+    pub papers: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -43,6 +46,7 @@ impl Config {
             peers: false,
             quick: false,
             power: None,
+            papers: None,
         }
     }
 
@@ -77,6 +81,16 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// The studies' claims beside `report` (from [`Config::papers`]).
+    pub fn published(
+        &self,
+        report: &Report,
+        scope: crate::papers::Scope,
+    ) -> crate::papers::Published {
+        let dir = crate::papers::papers_dir(self.papers.as_deref());
+        crate::papers::published(report, scope, &dir)
     }
 
     fn wants_alg(&self, alg: &str) -> bool {
@@ -309,6 +323,10 @@ pub struct Report {
     /// §4; absent from the JSON when not measured).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub backends: Vec<crate::backends::BackendRow>,
+    /// The studies' claims beside this run ("Published vs measured", an addition to the
+    /// schema of DESIGN §4; see `crate::papers::Published`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<crate::papers::Published>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -420,7 +438,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         .filter(|a| config.wants_alg(a))
         .map(str::to_string)
         .collect();
-    Ok(Report {
+    let mut report = Report {
         machine,
         static_tables: crate::tables::for_algs(&algs),
         profile: crate::profile::table(&results),
@@ -447,7 +465,10 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         notes,
         reductions: Vec::new(),
         backends: Vec::new(),
-    })
+        published: None,
+    };
+    report.published = Some(config.published(&report, crate::papers::Scope::Host));
+    Ok(report)
 }
 
 /// The sizes of entry `e`; where signatures vary in length, from the signatures made in

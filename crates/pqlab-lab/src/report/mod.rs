@@ -5,6 +5,7 @@ pub mod csv;
 pub mod handshake;
 pub mod html;
 pub mod json;
+pub mod published;
 pub mod reductions;
 mod sections;
 pub mod text;
