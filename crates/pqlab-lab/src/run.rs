@@ -205,6 +205,16 @@ pub struct Rejection {
     pub mean: f64,
     /// (iterations, signatures that took that many), ascending.
     pub histogram: Vec<(u32, usize)>,
+    /// Time per iteration of the loop: the timed calls' total time / their total iterations,
+    /// ns (absent where the timed calls' counts are not known). Rejection sampling makes the
+    /// time per signature noisy; this figure is not, so message-length effects show in it.
+    pub ns_per_loop: Option<f64>,
+    /// Least-squares fit time = fixed_ns + loop_ns x iterations over the timed calls: the
+    /// cost of one more iteration, ns (absent where every call took the same count).
+    pub loop_ns: Option<f64>,
+    /// The fit's fixed part: the cost outside the loop (hashing the message, expanding the
+    /// key), ns.
+    pub fixed_ns: Option<f64>,
 }
 
 impl Rejection {
@@ -227,7 +237,36 @@ impl Rejection {
             signatures: loops.len(),
             mean,
             histogram,
+            ns_per_loop: None,
+            loop_ns: None,
+            fixed_ns: None,
         })
+    }
+
+    /// The distribution of `loops` with the time per iteration of the timed calls: `ns[i]`
+    /// is the time of the call that took `timed[i]` iterations (same lengths, else no times).
+    pub fn with_times(loops: &[u32], timed: &[u32], ns: &[f64]) -> Option<Rejection> {
+        let mut r = Rejection::of(loops)?;
+        if timed.len() != ns.len() || timed.is_empty() {
+            return Some(r);
+        }
+        let n = timed.len() as f64;
+        let total_loops: f64 = timed.iter().map(|&k| f64::from(k)).sum();
+        let total_ns: f64 = ns.iter().sum();
+        r.ns_per_loop = (total_loops > 0.0).then(|| total_ns / total_loops);
+        let (mx, my) = (total_loops / n, total_ns / n);
+        let sxx: f64 = timed.iter().map(|&k| (f64::from(k) - mx).powi(2)).sum();
+        let sxy: f64 = timed
+            .iter()
+            .zip(ns)
+            .map(|(&k, &t)| (f64::from(k) - mx) * (t - my))
+            .sum();
+        if sxx > 0.0 {
+            let slope = sxy / sxx;
+            r.loop_ns = Some(slope);
+            r.fixed_ns = Some(my - slope * mx);
+        }
+        Some(r)
     }
 }
 
@@ -425,6 +464,26 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         }
         progress(i, tasks.len(), &label);
         results.push(measure_task(config, task)?);
+    }
+    // C2SP CCTV's ML-DSA benchmark set: the unbiased average signing time of pqlab.
+    if config.wants_op(Op::Sign) {
+        let vectors = crate::ours::cctv::vectors_dir();
+        for alg in ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"]
+            .into_iter()
+            .filter(|a| config.wants_alg(a))
+        {
+            progress(
+                tasks.len(),
+                tasks.len(),
+                &format!("pqlab {alg} sign [cctv benchmark]"),
+            );
+            match crate::ours::cctv::measure_row(config, &vectors, alg) {
+                Ok(row) => results.extend(row),
+                Err(e) => notes.push(format!(
+                    "pqlab {alg} sign [cctv benchmark]: not measured: {e}"
+                )),
+            }
+        }
     }
     progress(tasks.len(), tasks.len(), "done");
     let sizes = entries

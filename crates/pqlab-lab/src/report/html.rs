@@ -96,6 +96,11 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
             c.svg
         );
     }
+    h.push_str(
+        &r.published
+            .as_ref()
+            .map_or(String::new(), super::published::html),
+    );
     let _ = write!(
         h,
         "<h2>Summary and statistics</h2><pre id=\"summary\">{}</pre></body></html>",
