@@ -66,7 +66,11 @@ pub fn ours(alg: &str, field: &str) -> Option<u64> {
         "secret_key" => Some(i.secret_key),
         "signature" => i.signature,
         "ciphertext" => i.ciphertext,
-        "total" => Some(i.public_key + i.secret_key + i.signature?),
+        "total" => {
+            return Some(
+                ours(alg, "public_key")? + ours(alg, "secret_key")? + ours(alg, "signature")?,
+            );
+        }
         _ => None,
     }?;
     u64::try_from(n).ok()
