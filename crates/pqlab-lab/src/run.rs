@@ -245,22 +245,30 @@ impl Rejection {
 
     /// The distribution of `loops` with the time per iteration of the timed calls: `ns[i]`
     /// is the time of the call that took `timed[i]` iterations (same lengths, else no times).
+    /// Robust to preemption: the calls are grouped by iteration count and each group counts
+    /// with its median time (times its size), so that `ns_per_loop` is total time / total
+    /// iterations over those medians and the fit is weighted least squares over them.
     pub fn with_times(loops: &[u32], timed: &[u32], ns: &[f64]) -> Option<Rejection> {
         let mut r = Rejection::of(loops)?;
         if timed.len() != ns.len() || timed.is_empty() {
             return Some(r);
         }
-        let n = timed.len() as f64;
-        let total_loops: f64 = timed.iter().map(|&k| f64::from(k)).sum();
-        let total_ns: f64 = ns.iter().sum();
+        let mut pairs: Vec<(u32, f64)> = timed.iter().copied().zip(ns.iter().copied()).collect();
+        pairs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        // (iterations, calls, median time) per iteration count.
+        let mut groups: Vec<(f64, f64, f64)> = Vec::new();
+        for chunk in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let times: Vec<f64> = chunk.iter().map(|p| p.1).collect();
+            let median = crate::measure::quantile(&times, 0.5);
+            groups.push((f64::from(chunk[0].0), chunk.len() as f64, median));
+        }
+        let w: f64 = groups.iter().map(|g| g.1).sum();
+        let total_loops: f64 = groups.iter().map(|g| g.1 * g.0).sum();
+        let total_ns: f64 = groups.iter().map(|g| g.1 * g.2).sum();
         r.ns_per_loop = (total_loops > 0.0).then(|| total_ns / total_loops);
-        let (mx, my) = (total_loops / n, total_ns / n);
-        let sxx: f64 = timed.iter().map(|&k| (f64::from(k) - mx).powi(2)).sum();
-        let sxy: f64 = timed
-            .iter()
-            .zip(ns)
-            .map(|(&k, &t)| (f64::from(k) - mx) * (t - my))
-            .sum();
+        let (mx, my) = (total_loops / w, total_ns / w);
+        let sxx: f64 = groups.iter().map(|g| g.1 * (g.0 - mx).powi(2)).sum();
+        let sxy: f64 = groups.iter().map(|g| g.1 * (g.0 - mx) * (g.2 - my)).sum();
         if sxx > 0.0 {
             let slope = sxy / sxx;
             r.loop_ns = Some(slope);
