@@ -173,7 +173,13 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     if let Some(rows) = &handshakes {
         print!("\n{}", handshake::table(rows));
     }
-    print!("{}", report.published.as_ref().map_or(String::new(), published::text));
+    print!(
+        "{}",
+        report
+            .published
+            .as_ref()
+            .map_or(String::new(), published::text)
+    );
     Ok(())
 }
 

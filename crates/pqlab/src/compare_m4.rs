@@ -52,6 +52,12 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         s.commit()?;
     }
     print!("{}", m4::report::text(&r));
-    print!("{}", r.report.published.as_ref().map_or(String::new(), published::text));
+    print!(
+        "{}",
+        r.report
+            .published
+            .as_ref()
+            .map_or(String::new(), published::text)
+    );
     Ok(())
 }
