@@ -279,6 +279,13 @@ fn host_claim(report: &Report, q: &Quantity) -> Outcome {
             "absolute figures on an Intel Core i7-4790: the platforms differ, so the study's \
              ratios are compared instead (c5-c7)",
         ),
+        "twiddle_table_memory_ratio" => not_measurable(
+            "K-RED with two twiddle tables is not implemented; pqlab has K2-RED (one scaled \
+             table per modulus: `table_bytes` of `--reductions`)",
+        ),
+        "twiddle_tables_per_modulus" | "extra_lookup_tables" => {
+            not_measurable("a property of the authors' code, not a measured quantity")
+        }
         _ => not_measurable("no measurement of this quantity in the lab"),
     }
 }
