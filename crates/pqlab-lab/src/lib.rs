@@ -29,6 +29,7 @@ pub mod energy;
 pub mod m4;
 pub mod machine;
 pub mod measure;
+pub mod papers;
 pub mod probe;
 pub mod profile;
 pub mod reductions;

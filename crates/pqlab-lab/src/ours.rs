@@ -1,6 +1,7 @@
 //! pqlab's own schemes in the registry: one generic adapter per scheme over the parameter-set
 //! types of its crate (Falcon in [`falcon`]).
 
+pub mod cctv;
 pub mod falcon;
 
 use core::marker::PhantomData;

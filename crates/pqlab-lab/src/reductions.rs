@@ -479,7 +479,7 @@ pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionR
 pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> {
     config.validate()?;
     let reductions = measure(config, progress)?;
-    Ok(Report {
+    let mut report = Report {
         machine: Machine::detect(),
         config: ConfigRecord {
             iterations: config.iterations,
@@ -504,5 +504,8 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         profile: None,
         reductions,
         backends: Vec::new(),
-    })
+        published: None,
+    };
+    report.published = Some(config.published(&report, crate::papers::Scope::Host));
+    Ok(report)
 }

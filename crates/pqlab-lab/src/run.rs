@@ -29,6 +29,9 @@ pub struct Config {
     pub quick: bool,
     /// The power model for energy estimates, if any.
     pub power: Option<PowerModel>,
+    /// The folder of the published figures (`--papers`); `None`: `$PQLAB_PAPERS` or
+    /// `../shared/papers` ([`crate::papers::papers_dir`]).
+    pub papers: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -43,6 +46,7 @@ impl Config {
             peers: false,
             quick: false,
             power: None,
+            papers: None,
         }
     }
 
@@ -77,6 +81,16 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// The studies' claims beside `report` (from [`Config::papers`]).
+    pub fn published(
+        &self,
+        report: &Report,
+        scope: crate::papers::Scope,
+    ) -> crate::papers::Published {
+        let dir = crate::papers::papers_dir(self.papers.as_deref());
+        crate::papers::published(report, scope, &dir)
     }
 
     fn wants_alg(&self, alg: &str) -> bool {
@@ -191,6 +205,16 @@ pub struct Rejection {
     pub mean: f64,
     /// (iterations, signatures that took that many), ascending.
     pub histogram: Vec<(u32, usize)>,
+    /// Time per iteration of the loop: the timed calls' total time / their total iterations,
+    /// ns (absent where the timed calls' counts are not known). Rejection sampling makes the
+    /// time per signature noisy; this figure is not, so message-length effects show in it.
+    pub ns_per_loop: Option<f64>,
+    /// Least-squares fit time = fixed_ns + loop_ns x iterations over the timed calls: the
+    /// cost of one more iteration, ns (absent where every call took the same count).
+    pub loop_ns: Option<f64>,
+    /// The fit's fixed part: the cost outside the loop (hashing the message, expanding the
+    /// key), ns.
+    pub fixed_ns: Option<f64>,
 }
 
 impl Rejection {
@@ -213,7 +237,44 @@ impl Rejection {
             signatures: loops.len(),
             mean,
             histogram,
+            ns_per_loop: None,
+            loop_ns: None,
+            fixed_ns: None,
         })
+    }
+
+    /// The distribution of `loops` with the time per iteration of the timed calls: `ns[i]`
+    /// is the time of the call that took `timed[i]` iterations (same lengths, else no times).
+    /// Robust to preemption: the calls are grouped by iteration count and each group counts
+    /// with its median time (times its size), so that `ns_per_loop` is total time / total
+    /// iterations over those medians and the fit is weighted least squares over them.
+    pub fn with_times(loops: &[u32], timed: &[u32], ns: &[f64]) -> Option<Rejection> {
+        let mut r = Rejection::of(loops)?;
+        if timed.len() != ns.len() || timed.is_empty() {
+            return Some(r);
+        }
+        let mut pairs: Vec<(u32, f64)> = timed.iter().copied().zip(ns.iter().copied()).collect();
+        pairs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        // (iterations, calls, median time) per iteration count.
+        let mut groups: Vec<(f64, f64, f64)> = Vec::new();
+        for chunk in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let times: Vec<f64> = chunk.iter().map(|p| p.1).collect();
+            let median = crate::measure::quantile(&times, 0.5);
+            groups.push((f64::from(chunk[0].0), chunk.len() as f64, median));
+        }
+        let w: f64 = groups.iter().map(|g| g.1).sum();
+        let total_loops: f64 = groups.iter().map(|g| g.1 * g.0).sum();
+        let total_ns: f64 = groups.iter().map(|g| g.1 * g.2).sum();
+        r.ns_per_loop = (total_loops > 0.0).then(|| total_ns / total_loops);
+        let (mx, my) = (total_loops / w, total_ns / w);
+        let sxx: f64 = groups.iter().map(|g| g.1 * (g.0 - mx).powi(2)).sum();
+        let sxy: f64 = groups.iter().map(|g| g.1 * (g.0 - mx) * (g.2 - my)).sum();
+        if sxx > 0.0 {
+            let slope = sxy / sxx;
+            r.loop_ns = Some(slope);
+            r.fixed_ns = Some(my - slope * mx);
+        }
+        Some(r)
     }
 }
 
@@ -309,6 +370,10 @@ pub struct Report {
     /// §4; absent from the JSON when not measured).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub backends: Vec<crate::backends::BackendRow>,
+    /// The studies' claims beside this run ("Published vs measured", an addition to the
+    /// schema of DESIGN §4; see `crate::papers::Published`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<crate::papers::Published>,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -408,6 +473,26 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         progress(i, tasks.len(), &label);
         results.push(measure_task(config, task)?);
     }
+    // C2SP CCTV's ML-DSA benchmark set: the unbiased average signing time of pqlab.
+    if config.wants_op(Op::Sign) {
+        let vectors = crate::ours::cctv::vectors_dir();
+        for alg in ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"]
+            .into_iter()
+            .filter(|a| config.wants_alg(a))
+        {
+            progress(
+                tasks.len(),
+                tasks.len(),
+                &format!("pqlab {alg} sign [cctv benchmark]"),
+            );
+            match crate::ours::cctv::measure_row(config, &vectors, alg) {
+                Ok(row) => results.extend(row),
+                Err(e) => notes.push(format!(
+                    "pqlab {alg} sign [cctv benchmark]: not measured: {e}"
+                )),
+            }
+        }
+    }
     progress(tasks.len(), tasks.len(), "done");
     let sizes = entries
         .iter()
@@ -420,7 +505,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         .filter(|a| config.wants_alg(a))
         .map(str::to_string)
         .collect();
-    Ok(Report {
+    let mut report = Report {
         machine,
         static_tables: crate::tables::for_algs(&algs),
         profile: crate::profile::table(&results),
@@ -447,7 +532,10 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         notes,
         reductions: Vec::new(),
         backends: Vec::new(),
-    })
+        published: None,
+    };
+    report.published = Some(config.published(&report, crate::papers::Scope::Host));
+    Ok(report)
 }
 
 /// The sizes of entry `e`; where signatures vary in length, from the signatures made in

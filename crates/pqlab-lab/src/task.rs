@@ -166,12 +166,20 @@ pub(crate) fn measure_task(config: &Config, task: &Task) -> Result<ResultRow, La
         energy_j: energy.map(|m| m.joules(summary.median_ns)),
         ops_per_battery: energy.map(|m| m.ops_per_battery(summary.median_ns)),
         shapiro_wilk: stats::shapiro_wilk(&thin),
-        signing_loops: Rejection::of(&loops),
+        signing_loops: Rejection::with_times(&loops, timed_loops(&loops, config), &sample.ns),
         variant: task.entry.variant().map(str::to_string),
         signature_lengths: Lengths::of(&lens),
         kernel_profile,
         sample_ns: sample.ns,
     })
+}
+
+/// The iteration counts of the timed calls: after the warm-up's, one per timed call (empty
+/// where the implementation does not report them).
+fn timed_loops<'a>(loops: &'a [u32], config: &Config) -> &'a [u32] {
+    loops
+        .get(config.warmup..config.warmup + config.iterations)
+        .unwrap_or(&[])
 }
 
 /// At most `max` values of `xs`, evenly spaced (Shapiro–Wilk takes at most 5000).

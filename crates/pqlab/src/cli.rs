@@ -94,6 +94,11 @@ pub struct CompareArgs {
     /// [default: 5; 1 with --quick].
     #[arg(long, value_name = "TARGET", conflicts_with_all = ["reductions", "backends", "tls"])]
     pub target: Option<String>,
+    /// The folder of the studies' published figures for the section "Published vs measured"
+    /// [default: PQLAB_PAPERS, else ../shared/papers]; a missing folder is one line in the
+    /// report, not an error.
+    #[arg(long, value_name = "DIR")]
+    pub papers: Option<PathBuf>,
     /// Write the report as JSON (the stable schema of DESIGN.md section 4).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -8,7 +8,7 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressStyle};
 use pqlab_lab::energy::{PROFILES, PowerModel};
 use pqlab_lab::registry::Op;
-use pqlab_lab::report::{csv, handshake, html, json, reductions, text};
+use pqlab_lab::report::{csv, handshake, html, json, published, reductions, text};
 use pqlab_lab::run::{self, Config};
 
 use crate::cli::CompareArgs;
@@ -50,6 +50,7 @@ pub(crate) fn config(args: &CompareArgs) -> CliResult<Config> {
         ));
     }
     c.peers = args.peers;
+    c.papers = args.papers.clone();
     c.power = match (&args.power_watts, &args.power_profile) {
         (Some(w), _) if !(w.is_finite() && *w > 0.0) => {
             return Err(CliError::new(format!(
@@ -183,6 +184,14 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     if let Some(rows) = &handshakes {
         print!("\n{}", handshake::table(rows));
     }
+    // The studies' claims: every measurable one with --verbose (and the studies' own runs,
+    // --reductions), else their count on the one screen.
+    let show = if args.verbose || args.reductions {
+        published::text
+    } else {
+        published::brief
+    };
+    print!("{}", report.published.as_ref().map_or(String::new(), show));
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! the host comparison (terminal table, JSON with `target: "cortex-m4"`, CSV, HTML).
 
 use pqlab_lab::m4;
-use pqlab_lab::report::csv;
+use pqlab_lab::report::{csv, published};
 
 use crate::cli::CompareArgs;
 use crate::compare::{check_writable, config};
@@ -52,5 +52,12 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
         s.commit()?;
     }
     print!("{}", m4::report::text(&r));
+    print!(
+        "{}",
+        r.report
+            .published
+            .as_ref()
+            .map_or(String::new(), published::text)
+    );
     Ok(())
 }

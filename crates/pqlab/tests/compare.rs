@@ -189,7 +189,29 @@ fn quick_json_follows_the_schema_and_covers_everything() {
     // One more row per signature parameter set (ML-DSA and Falcon): signing with an expanded
     // key.
     let expanded = SIGS.len() + FALCONS.len();
-    assert_eq!(results.len(), expected.len() + expanded);
+    // And one per ML-DSA parameter set signing C2SP CCTV's benchmark set (where the vectors
+    // folder is found: `PQLAB_VECTORS` or ../shared/vectors; the run notes it otherwise).
+    let cctv: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["variant"] == "cctv benchmark")
+        .collect();
+    if cctv.is_empty() {
+        assert!(notes.contains("cctv benchmark"), "no cctv rows and no note");
+    } else {
+        assert_eq!(cctv.len(), SIGS.len());
+        let r = cctv.iter().find(|r| r["alg"] == "ml-dsa-65").unwrap();
+        assert_eq!(
+            (r["iterations"].as_u64(), r["msg_len"].as_u64()),
+            (Some(147), Some(26))
+        );
+    }
+    assert_eq!(results.len(), expected.len() + expanded + cctv.len());
+    // The studies' claims beside the run (where ../shared/papers is found).
+    let published = &json["published"];
+    assert!(published.is_object(), "no published section");
+    if published["problems"].as_array().unwrap().is_empty() {
+        assert_eq!(published["claims"].as_array().unwrap().len(), 105);
+    }
     for alg in SIGS.into_iter().chain(FALCONS) {
         let r = results
             .iter()
@@ -278,9 +300,14 @@ fn a_subset_runs_only_what_was_asked() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let results = v["results"].as_array().unwrap();
-    // Plain sign and verify at two lengths, and the expanded-key variant's signing at both.
+    // Plain sign and verify at two lengths, and the expanded-key variant's signing at both
+    // (and the CCTV benchmark set's signing, where the vectors are found).
+    let results: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["variant"] != "cctv benchmark")
+        .collect();
     assert_eq!(results.len(), 6);
-    for r in results {
+    for r in &results {
         assert_eq!(r["alg"], "ml-dsa-65");
         assert!(r["op"] == "sign" || r["op"] == "verify");
         assert!(r["msg_len"] == 32 || r["msg_len"] == 1024);

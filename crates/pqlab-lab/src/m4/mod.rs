@@ -618,7 +618,8 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
          counts of PQClean's clean code; see the M4 table), ms at 168 MHz",
         model::CPI
     ));
-    let report = common_report(config, results, notes, &wanted);
+    let mut report = common_report(config, results, notes, &wanted);
+    report.published = Some(config.published(&report, crate::papers::Scope::CortexM4));
     Ok(M4Report {
         report,
         rows,
@@ -706,6 +707,7 @@ fn common_report(
         profile: None,
         reductions: Vec::new(),
         backends: Vec::new(),
+        published: None,
     }
 }
 

@@ -182,7 +182,14 @@ pub fn to_html(r: &Report) -> Result<String, LabError> {
             c.svg
         );
     }
-    h.push_str("</div><h2 id=\"tables\">Tables</h2>");
+    h.push_str("</div>");
+    // The studies' claims beside this run's figures, before the detailed tables.
+    h.push_str(
+        &r.published
+            .as_ref()
+            .map_or(String::new(), super::published::html),
+    );
+    h.push_str("<h2 id=\"tables\">Tables</h2>");
     html_tables::all(r, &mut h);
     h.push_str(&super::reductions::html(r));
     let _ = write!(

@@ -7,6 +7,7 @@ pub mod html;
 mod html_tables;
 pub mod json;
 mod plot;
+pub mod published;
 pub mod reductions;
 mod sections;
 pub mod summary;

@@ -104,6 +104,7 @@ fn report(power: Option<PowerModel>) -> Report {
         profile: None,
         reductions: Vec::new(),
         backends: Vec::new(),
+        published: None,
     }
 }
 
