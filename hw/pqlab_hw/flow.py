@@ -244,8 +244,9 @@ def parse_fmax(log: str) -> float | None:
     return min(last_clock.values())
 
 
-def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float) -> dict:
-    """synth_ice40, then nextpnr-ice40 on an HX8K (ct256) where the design fits."""
+def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float, ios: int) -> dict:
+    """synth_ice40, then nextpnr-ice40 on an HX8K (ct256) where the design fits (`ios`: the
+    number of port bits, which nextpnr places on pins)."""
     if shutil.which("nextpnr-ice40") is None:
         return {"fits": None, "fmax_mhz": None, "reason": "nextpnr-ice40 not installed"}
     script = (
@@ -257,7 +258,6 @@ def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float) -> dict:
     counts = {m.group(1): int(m.group(2)) for m in map(_CELL_LINE.match, stat.splitlines()) if m}
     luts = counts.get("SB_LUT4", 0)
     ffs = sum(n for c, n in counts.items() if c.startswith("SB_DFF"))
-    ios = counts.get("SB_IO", 0)
     info = {"lut4": luts, "dff": ffs, "io": ios, "fits": True, "fmax_mhz": None}
     if luts > ICE40_LCS or ffs > ICE40_LCS or ios > ICE40_IOS:
         info.update(fits=False, reason=f"needs {luts} LUT4 / {ffs} DFF / {ios} IO: over an HX8K")
@@ -301,6 +301,9 @@ def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: st
     except AssertionError as e:
         row["error"] = f"simulation does not match pqlab: {e}"
         return row
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        row["error"] = f"no reference answers from pqlab-hwref: {e}"
+        return row
     work = pathlib.Path(keep or tempfile.mkdtemp(prefix="pqlab-hw-"))
     work = work / v.id.replace("/", "_") if keep else work
     work.mkdir(parents=True, exist_ok=True)
@@ -311,7 +314,7 @@ def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: st
         row.update(synth_xilinx(il, work))
         row["synth_s"] = round(time.monotonic() - t1, 1)
         row["ice40"] = (
-            ice40(il, work, pnr_timeout) if pnr else {"fits": None, "fmax_mhz": None,
+            ice40(il, work, pnr_timeout, row["io"]) if pnr else {"fits": None, "fmax_mhz": None,
                                                       "reason": "not run (--quick or --no-pnr)"}
         )  # fmt: skip
     except ToolMissing:
