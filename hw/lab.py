@@ -2,7 +2,7 @@
 """pqlab's hardware lab (issue 19): simulate every RTL core against pqlab, synthesize it with
 Yosys for 7-series, estimate its clock, and print the FPGA study's table with its figures beside.
 
-    python3 hw/lab.py [--quick] [--json F] [--html F] [--cores a,b] [--configs c,d] [--no-pnr]
+    python3 hw/lab.py [--quick] [--json F] [--html F] [--markdown F] [--cores a,b] [--configs c,d] [--no-pnr]
 
 Exit status: 0 all variants passed, 1 a simulation or synthesis failed, 2 a tool is missing.
 """
@@ -35,6 +35,7 @@ def main(argv=None) -> int:
                    help="baseline configuration of each core only, no place and route")
     p.add_argument("--json", default=str(HERE / "results.json"), help="JSON report [hw/results.json]")
     p.add_argument("--html", default=None, help="also write a self-contained HTML table")
+    p.add_argument("--markdown", default=None, help="also write the table as Markdown")
     p.add_argument("--cores", default="", help="comma-separated core names (default: all)")
     p.add_argument("--configs", default="", help="baseline,unrolled,pipelined (default: all)")
     p.add_argument("--no-pnr", action="store_true", help="skip nextpnr-ice40")
@@ -65,6 +66,8 @@ def main(argv=None) -> int:
     _write(pathlib.Path(args.json), json.dumps(result, indent=1) + "\n")
     if args.html:
         _write(pathlib.Path(args.html), report.html_page(result))
+    if args.markdown:
+        _write(pathlib.Path(args.markdown), report.markdown(result))
     print(report.text_table(result))
     print(f"\nJSON: {args.json}" + (f", HTML: {args.html}" if args.html else ""))
     return 0 if all(r["ok"] for r in result["results"]) else 1

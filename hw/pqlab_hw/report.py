@@ -140,6 +140,16 @@ def text_table(report: dict) -> str:
     return "\n".join(parts)
 
 
+def markdown(report: dict) -> str:
+    """The same sections as Markdown tables (for hw/README.md)."""
+    parts = [f"*{KERNEL_NOTE}*"]
+    for title, lines in sections(report):
+        parts += ["", f"**{title}**", "", "| " + " | ".join(HEAD) + " |"]
+        parts.append("|" + "|".join(" --- " for _ in HEAD) + "|")
+        parts += ["| " + " | ".join(c.replace("|", "/") for c in cells) + " |" for cells in lines]
+    return "\n".join(parts) + "\n"
+
+
 def html_page(report: dict) -> str:
     e = html.escape
     body = [f"<p><b>{e(KERNEL_NOTE)}</b></p>", f"<p>Clock: {e(report['clock_assumption'])}.</p>"]
