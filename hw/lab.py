@@ -62,7 +62,7 @@ def main(argv=None) -> int:
         print("lab.py: error: no core matches --cores/--configs", file=sys.stderr)
         return 2
     result["study"] = report.study_rows()
-    result["study_file"] = str(report.study_path()) if report.study_path() else None
+    result["study_file"] = f"../shared/papers/{report.STUDY_FILE}" if result["study"] else None
     _write(pathlib.Path(args.json), json.dumps(result, indent=1) + "\n")
     if args.html:
         _write(pathlib.Path(args.html), report.html_page(result))

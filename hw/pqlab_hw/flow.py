@@ -13,7 +13,6 @@ Clock figures, two of them, neither a Virtex-7 timing:
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -380,5 +379,4 @@ def run(
         "ice40_device": f"iCE40 HX8K {ICE40_DEVICE[1]} (nextpnr-ice40)",
         "area_for_lap": "LUT (as the study: LAP = LUT x cycles); lap_lutff = (LUT + FF) x cycles",
         "results": rows,
-        "env": {"PQLAB_HWREF_DIR": os.environ.get("PQLAB_HWREF_DIR")},
     }
