@@ -30,13 +30,15 @@ XC7_DELAY_NS = {
     "MUXF7": 0.30,
     "MUXF8": 0.30,
     "CARRY4": 0.25,
-    "DSP48E1": 3.0,  # combinational multiply-add (no PREG)
+    "DSP48E1": 3.0,  # multiply-add from the DSP's inputs to P (halved with MREG)
+    "RAMB_CLK_TO_OUT": 2.0,  # block RAM read, no output register (beyond a FF's 0.45 ns)
 }
 XC7_FF_OVERHEAD_NS = 0.8  # clock-to-out 0.45 ns + setup 0.35 ns
 ASSUMPTION = (
     "xc7 clock = {ff} ns + sum of cell delays on the longest register-to-register path of the "
     "synth_xilinx netlist (LUT {lut} ns incl. routing, MUXF7/8 {mux} ns, CARRY4 {carry} ns, "
-    "unregistered DSP48E1 {dsp} ns): a logic-depth estimate without placement or routing, "
+    "DSP48E1 multiply-add {dsp} ns, block RAM read {bram} ns): a logic-depth estimate without "
+    "placement or routing, "
     "trust it to about +-50 %; iCE40 fmax is nextpnr-ice40 after place and route on an iCE40 "
     "HX8K, a different and slower FPGA family, not a Virtex-7 figure"
 ).format(
@@ -45,11 +47,15 @@ ASSUMPTION = (
     mux=XC7_DELAY_NS["MUXF7"],
     carry=XC7_DELAY_NS["CARRY4"],
     dsp=XC7_DELAY_NS["DSP48E1"],
+    bram=XC7_DELAY_NS["RAMB_CLK_TO_OUT"],
 )
 
 ICE40_DEVICE = ("--hx8k", "ct256")
 ICE40_LCS = 7680
 ICE40_IOS = 206
+# Above this share of the HX8K's LUT4s, nextpnr-ice40 0.4's routing did not converge within
+# 12 minutes (Keccak, ExpandA: 75 % full), so such designs are not sent to it.
+ICE40_MAX_UTIL = 0.6
 
 
 class ToolMissing(RuntimeError):
@@ -157,11 +163,26 @@ def _param_int(value) -> int:
 
 
 def _cell_delay(t: str) -> tuple[float, int]:
+    """Delay and LUT levels of a combinational cell."""
     if t.startswith("LUT") or (t.startswith("RAM") and "X" in t):
         return XC7_DELAY_NS["LUT"], 1
     if t.startswith("DSP48"):
         return XC7_DELAY_NS["DSP48E1"], 0
     return XC7_DELAY_NS.get(t, 0.0), 0
+
+
+def _source_delay(cell: dict) -> float:
+    """Extra delay at the output of a sequential cell (beyond a flip-flop's clock-to-out)."""
+    return XC7_DELAY_NS["RAMB_CLK_TO_OUT"] if cell["type"].startswith("RAMB") else 0.0
+
+
+def _sink_delay(cell: dict) -> float:
+    """Delay inside a registered DSP48 between its inputs and its P register: the multiply-add
+    (half of it when the M register cuts it)."""
+    if not cell["type"].startswith("DSP48"):
+        return 0.0
+    mreg = _param_int(cell.get("parameters", {}).get("MREG", 1))
+    return XC7_DELAY_NS["DSP48E1"] / (2 if mreg else 1)
 
 
 def logic_depth(netlist: dict, module: str = "top") -> dict:
@@ -177,21 +198,27 @@ def logic_depth(netlist: dict, module: str = "top") -> dict:
                     driver[b] = name
     memo: dict[str, tuple[float, int]] = {}
 
+    def inputs(cell: dict):
+        for port, bits in cell["connections"].items():
+            if cell.get("port_directions", {}).get(port) == "input":
+                yield from bits
+
+    def at_net(b) -> tuple[float, int]:
+        """Delay and LUT levels at net bit `b`."""
+        src = driver.get(b)
+        if src is None:
+            return (0.0, 0)
+        if _is_sequential(cells[src]):
+            return (_source_delay(cells[src]), 0)
+        return arrival(src)
+
     def arrival(name: str) -> tuple[float, int]:
         """Delay and LUT levels at the output of combinational cell `name`."""
         if name in memo:
             return memo[name]
         memo[name] = (0.0, 0)  # guards against a combinational loop
-        cell = cells[name]
-        best = (0.0, 0)
-        for port, bits in cell["connections"].items():
-            if cell.get("port_directions", {}).get(port) != "input":
-                continue
-            for b in bits:
-                src = driver.get(b)
-                if src is not None and not _is_sequential(cells[src]):
-                    best = max(best, arrival(src))
-        d, lv = _cell_delay(cell["type"])
+        best = max((at_net(b) for b in inputs(cells[name])), default=(0.0, 0))
+        d, lv = _cell_delay(cells[name]["type"])
         memo[name] = (best[0] + d, best[1] + lv)
         return memo[name]
 
@@ -200,13 +227,9 @@ def logic_depth(netlist: dict, module: str = "top") -> dict:
     for cell in cells.values():
         if not _is_sequential(cell):
             continue
-        for port, bits in cell["connections"].items():
-            if cell.get("port_directions", {}).get(port) != "input":
-                continue
-            for b in bits:
-                src = driver.get(b)
-                if src is not None and not _is_sequential(cells[src]):
-                    worst = max(worst, arrival(src))
+        for b in inputs(cell):
+            d, lv = at_net(b)
+            worst = max(worst, (d + _sink_delay(cell), lv))
     return {
         "lut_levels": worst[1],
         "xc7_period_ns_est": round(XC7_FF_OVERHEAD_NS + worst[0], 2),
@@ -260,6 +283,13 @@ def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float, ios: int) -> 
     info = {"lut4": luts, "dff": ffs, "io": ios, "fits": True, "fmax_mhz": None}
     if luts > ICE40_LCS or ffs > ICE40_LCS or ios > ICE40_IOS:
         info.update(fits=False, reason=f"needs {luts} LUT4 / {ffs} DFF / {ios} IO: over an HX8K")
+        return info
+    if max(luts, ffs) > ICE40_MAX_UTIL * ICE40_LCS:
+        info.update(
+            fits=False,
+            reason=f"{max(luts, ffs)} of {ICE40_LCS} HX8K cells (> {ICE40_MAX_UTIL:.0%}): "
+            "too full for nextpnr-ice40 to route in reasonable time, not run",
+        )
         return info
     cmd = [
         "nextpnr-ice40", ICE40_DEVICE[0], "--package", ICE40_DEVICE[1], "--json", "net_ice40.json",

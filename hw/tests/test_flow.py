@@ -62,6 +62,25 @@ def test_logic_depth_counts_luts_between_flip_flops():
     )
 
 
+def test_logic_depth_block_ram_and_registered_dsp():
+    dsp = _cell("DSP48E1", {"A": [2]}, {"P": [3]})
+    dsp["parameters"] = {"PREG": "1", "MREG": "0"}
+    cells = {
+        "ram": _cell("RAMB18E1", {"ADDRARDADDR": [3]}, {"DOADO": [1]}),
+        "lut": _cell("LUT3", {"I0": [1]}, {"O": [2]}),
+        "dsp": dsp,
+    }
+    d = flow.logic_depth({"modules": {"top": {"cells": cells}}})
+    want = (
+        flow.XC7_FF_OVERHEAD_NS
+        + flow.XC7_DELAY_NS["RAMB_CLK_TO_OUT"]
+        + flow.XC7_DELAY_NS["LUT"]
+        + flow.XC7_DELAY_NS["DSP48E1"]
+    )
+    assert d["lut_levels"] == 1
+    assert d["xc7_period_ns_est"] == pytest.approx(want, abs=0.01)
+
+
 def test_study_rows():
     if report.study_path() is None:
         assert os.environ.get("CI") != "true", "../shared/papers missing under CI"
