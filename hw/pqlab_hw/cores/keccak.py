@@ -10,8 +10,8 @@ Configurations:
   baseline   one round a cycle: 24 cycles a permutation, one round of logic on the path.
   unrolled   two rounds a cycle: 12 cycles, twice the logic and twice the depth.
   pipelined  the round cut into two registered halves (theta | rho, pi, chi, iota) with two
-             states in flight, interleaved: 50 cycles for two permutations (the state first
-             shifted in ends up second), half a round of logic on the path. The study's loop
+             states in flight, interleaved: 50 cycles from start to done for two permutations
+             (the state shifted in first comes out second), half a round of logic on the path. The study's loop
              pipelining: a new permutation enters before the previous one has finished.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 
-from amaranth.hdl import Array, Const, Elaboratable, Module, Signal, Value
+from amaranth.hdl import Array, Cat, Const, Elaboratable, Module, Signal, Value
 from amaranth.sim import Simulator
 
 from .. import ref
@@ -144,8 +144,8 @@ class KeccakPipelined(Elaboratable):
     Registers `sa` (input of theta) and `sb` (input of rho..iota). The shift chain runs
     din -> sa lane 24 .. sa lane 0 -> sb lane 24 .. sb lane 0 -> dout: of the 50 lanes shifted
     in, the first 25 are state P (in sb), the last 25 state Q (in sa). After `start`, P and Q
-    alternate through the two halves; `done` comes 50 cycles later with Q's result in sb and
-    P's in sa, so the 50 lanes shifted out are f(Q) then f(P)."""
+    alternate through the two halves; `done` comes 50 cycles after `start` with Q's result in sb
+    and P's in sa, so the 50 lanes shifted out are f(Q) then f(P)."""
 
     def __init__(self):
         self.din = Signal(64)
@@ -185,8 +185,6 @@ class KeccakPipelined(Elaboratable):
 
 
 def _cat(lanes: list[Value]) -> Value:
-    from amaranth.hdl import Cat
-
     return Cat(*lanes)
 
 
