@@ -360,8 +360,9 @@ def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: st
     return row
 
 
-def selected(cores: list[str] | None, configs: list[str] | None):
-    """(module, variant) pairs to run, filtered by core NAME / module name and by config."""
+def selected(cores: list[str] | None, configs: list[str] | None, first_only: bool = False):
+    """(module, variant) pairs to run, filtered by core NAME / module name and by config;
+    `first_only`: the first matching variant of each module."""
     for mod in core.modules():
         short = mod.__name__.rsplit(".", 1)[-1]
         if cores and mod.NAME not in cores and short not in cores:
@@ -370,6 +371,8 @@ def selected(cores: list[str] | None, configs: list[str] | None):
             if configs and v.config not in configs:
                 continue
             yield mod, v
+            if first_only:
+                break
 
 
 def run(
@@ -382,12 +385,13 @@ def run(
     keep: str | None = None,
     log=print,
 ) -> dict:
-    """Runs the flow; `quick`: the baseline configuration of each core, no place and route."""
+    """Runs the flow; `quick`: one variant of each core (its first baseline), no place and
+    route."""
     if quick:
         configs = configs or ["baseline"]
         pnr = False
     rows = []
-    for mod, v in selected(cores, configs):
+    for mod, v in selected(cores, configs, first_only=quick):
         log(f"[hw] {v.id}: simulate, synthesize" + (", place and route (iCE40)" if pnr else ""))
         row = run_variant(mod, v, pnr=pnr, pnr_timeout=pnr_timeout, keep=keep)
         if row["error"]:

@@ -33,12 +33,16 @@ def study_path() -> pathlib.Path | None:
     return None
 
 
-def scheme_of(critical_of: str) -> str | None:
+def schemes_of(critical_of: str) -> set[str]:
+    """The study's schemes a kernel's CRITICAL_OF names."""
     low = critical_of.lower()
-    for word, sid in SCHEMES.items():
-        if word in low:
-            return sid
-    return None
+    return {sid for word, sid in SCHEMES.items() if word in low}
+
+
+def kernel_label(r: dict) -> str:
+    """The core's name and its parameters (the variant id without the configuration)."""
+    parts = r["variant"].split("/")
+    return " ".join([parts[0]] + parts[2:])
 
 
 def study_rows(path: pathlib.Path | None = None) -> list[dict]:
@@ -95,12 +99,12 @@ HEAD = ["kernel", "FF", "LUT", "DSP", "BRAM", "cycles", "clk ns (xc7 est)", "LUT
 
 def _row_cells(r: dict) -> list[str]:
     if r.get("error"):
-        return [r["variant"], "FAILED: " + r["error"][:80]] + [""] * (len(HEAD) - 2)
+        return [kernel_label(r), "FAILED: " + r["error"][:80]] + [""] * (len(HEAD) - 2)
     ice = r.get("ice40", {})
     fmax = ice.get("fmax_mhz")
     ice_txt = _fmt(fmax) if fmax else ("no fit" if ice.get("fits") is False else "-")
     return [
-        r["core"], _fmt(r["ff"]), _fmt(r["lut"]), _fmt(r["dsp"]), _fmt(r["bram"]),
+        kernel_label(r), _fmt(r["ff"]), _fmt(r["lut"]), _fmt(r["dsp"]), _fmt(r["bram"]),
         _fmt(r["cycles"]), _fmt(r["xc7_period_ns_est"]), _fmt(r["lut_levels"]), ice_txt,
         _lap(r["lap_lut"]),
     ]  # fmt: skip
@@ -123,7 +127,7 @@ def sections(report: dict) -> list[tuple[str, list[list[str]]]]:
         if not rows:
             continue
         lines = [_row_cells(r) for r in rows]
-        schemes = {scheme_of(r["critical_of"]) for r in rows} - {None}
+        schemes = set().union(*(schemes_of(r["critical_of"]) for r in rows))
         lines += [_study_cells(s) for s in study if s["config"] == config and s["scheme_id"] in schemes]
         title = f"{config} (study: {STUDY_TABLES[config]}, crypto_sign, Virtex-7)"
         out.append((title, lines))
