@@ -46,6 +46,9 @@ pub enum Command {
     /// Measure every scheme (and, with --peers, other implementations) side by side: sizes,
     /// latency distributions, cycles, stack, heap, statistics; terminal, JSON, CSV and HTML.
     Compare(CompareArgs),
+    /// Hardware lab: simulate the RTL kernels against pqlab, synthesize them (Yosys) and print
+    /// the FPGA study's table (needs python3, amaranth, yosys; runs hw/lab.py).
+    Hw(crate::hw::HwArgs),
 }
 
 /// Arguments of `pqlab compare`.

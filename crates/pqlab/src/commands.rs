@@ -31,6 +31,7 @@ pub fn run(command: Command) -> CliResult<Outcome> {
         Command::Encaps(args) => encaps(&args),
         Command::Decaps(args) => decaps(&args),
         Command::Compare(args) => crate::compare::run(&args).map(|()| Outcome::Success),
+        Command::Hw(args) => crate::hw::run(&args),
         Command::Cert(args) => crate::tls::cert(&args),
         Command::Serve(args) => crate::tls::serve(&args),
         Command::Connect(args) => crate::tls::connect(&args),

@@ -13,6 +13,7 @@ mod commands;
 mod compare;
 mod compare_m4;
 mod error;
+mod hw;
 mod io;
 mod keyfile;
 mod pkcs;

@@ -1,0 +1,93 @@
+"""The flow's parsers: yosys `stat` (a stored synth_xilinx report), nextpnr's fmax lines, the
+logic-depth model on a small netlist, and the study's tables."""
+
+import os
+import pathlib
+
+import pytest
+
+from pqlab_hw import flow, report
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def test_parse_stat_stored_yosys_output():
+    s = flow.parse_stat((DATA / "stat_xc7_keccak_baseline.txt").read_text())
+    assert s["ff"] == 1607
+    assert s["lut"] == 155 + 501 + 398 + 787 + 2067
+    assert s["dsp"] == 0 and s["bram"] == 0 and s["carry"] == 2
+    assert s["io"] == 68 + 66
+    assert s["cells"]["BUFG"] == 1
+
+
+def test_parse_stat_counts_dsp_and_bram():
+    text = "Number of cells: 9\n  DSP48E1 2\n  RAMB36E1 1\n  RAMB18E1 3\n  FDCE 4\n  LUT6_2 5\n"
+    s = flow.parse_stat(text)
+    assert (s["dsp"], s["bram"], s["ff"], s["lut"]) == (2, 2.5, 4, 5)
+
+
+def test_parse_stat_rejects_text_without_report():
+    with pytest.raises(ValueError):
+        flow.parse_stat("no statistics here")
+
+
+def test_parse_fmax_takes_last_report():
+    log = (
+        "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 50.00 MHz (PASS at 12.00 MHz)\n"
+        "Info: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 41.25 MHz (PASS at 12.00 MHz)\n"
+    )
+    assert flow.parse_fmax(log) == 41.25
+    assert flow.parse_fmax("nothing") is None
+
+
+def _cell(t, ins, outs):
+    conns = {**{p: b for p, b in ins.items()}, **{p: b for p, b in outs.items()}}
+    dirs = {**{p: "input" for p in ins}, **{p: "output" for p in outs}}
+    return {"type": t, "connections": conns, "port_directions": dirs, "parameters": {}}
+
+
+def test_logic_depth_counts_luts_between_flip_flops():
+    cells = {
+        "ff1": _cell("FDRE", {"D": [9]}, {"Q": [2]}),
+        "lut1": _cell("LUT2", {"I0": [2], "I1": [2]}, {"O": [3]}),
+        "lut2": _cell("LUT6", {"I0": [3], "I1": [2]}, {"O": [4]}),
+        "lut3": _cell("LUT1", {"I0": [2]}, {"O": [5]}),
+        "ff2": _cell("FDRE", {"D": [4]}, {"Q": [6]}),
+        "ff3": _cell("FDRE", {"D": [5]}, {"Q": [9]}),
+    }
+    d = flow.logic_depth({"modules": {"top": {"cells": cells}}})
+    assert d["lut_levels"] == 2
+    assert d["xc7_period_ns_est"] == pytest.approx(
+        flow.XC7_FF_OVERHEAD_NS + 2 * flow.XC7_DELAY_NS["LUT"], abs=0.01
+    )
+
+
+def test_logic_depth_block_ram_and_registered_dsp():
+    dsp = _cell("DSP48E1", {"A": [2]}, {"P": [3]})
+    dsp["parameters"] = {"PREG": "1", "MREG": "0"}
+    cells = {
+        "ram": _cell("RAMB18E1", {"ADDRARDADDR": [3]}, {"DOADO": [1]}),
+        "lut": _cell("LUT3", {"I0": [1]}, {"O": [2]}),
+        "dsp": dsp,
+    }
+    d = flow.logic_depth({"modules": {"top": {"cells": cells}}})
+    want = (
+        flow.XC7_FF_OVERHEAD_NS
+        + flow.XC7_DELAY_NS["RAMB_CLK_TO_OUT"]
+        + flow.XC7_DELAY_NS["LUT"]
+        + flow.XC7_DELAY_NS["DSP48E1"]
+    )
+    assert d["lut_levels"] == 1
+    assert d["xc7_period_ns_est"] == pytest.approx(want, abs=0.01)
+
+
+def test_study_rows():
+    if report.study_path() is None:
+        assert os.environ.get("CI") != "true", "../shared/papers missing under CI"
+        pytest.skip("../shared/papers not found")
+    rows = report.study_rows()
+    dil = [r for r in rows if r["scheme_id"] == "dilithium-r2"]
+    assert {r["config"] for r in dil} == {"baseline", "unrolled", "pipelined"}
+    assert all(r["critical_function"] == "expand_mat" for r in dil)
+    base = next(r for r in dil if r["config"] == "baseline")
+    assert (base["lut"], base["latency_cycles"]) == (133461, 609828)
