@@ -195,26 +195,7 @@ fn tables_and_profile(r: &Report, h: &mut String) {
     head.push(s("other"));
     let rows: Vec<Vec<String>> = prof
         .iter()
-        .map(|p| {
-            let mut op = p.op.name().to_string();
-            if let Some(l) = p.msg_len {
-                op.push_str(&format!(" {l} B"));
-            }
-            if let Some(v) = &p.variant {
-                op.push_str(&format!(" [{v}]"));
-            }
-            let mut row = vec![p.alg.clone(), op];
-            for k in kernels {
-                row.push(
-                    p.shares
-                        .iter()
-                        .find(|x| x.kernel == k)
-                        .map_or("-".into(), |x| format!("{:.1}", x.percent)),
-                );
-            }
-            row.push(format!("{:.1}", p.other_percent));
-            row
-        })
+        .map(|p| super::sections::profile_row(p, &kernels))
         .collect();
     h.push_str(
         "<h3>Profile</h3><p class=\"note\">Share of each operation's time-stamp-counter ticks \

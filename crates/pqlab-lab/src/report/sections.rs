@@ -65,6 +65,29 @@ fn tables(r: &Report, out: &mut String) {
     );
 }
 
+/// One row of the per-kernel profile: algorithm, operation (with its message length and
+/// variant), each kernel's share of the time in percent ("-" where it has none), the rest.
+pub(super) fn profile_row(p: &crate::profile::ProfileRow, kernels: &[&str]) -> Vec<String> {
+    let mut op = p.op.name().to_string();
+    if let Some(l) = p.msg_len {
+        op.push_str(&format!(" {l} B"));
+    }
+    if let Some(v) = &p.variant {
+        op.push_str(&format!(" [{v}]"));
+    }
+    let mut row = vec![p.alg.clone(), op];
+    for k in kernels {
+        row.push(
+            p.shares
+                .iter()
+                .find(|x| x.kernel == *k)
+                .map_or("-".into(), |x| format!("{:.1}", x.percent)),
+        );
+    }
+    row.push(format!("{:.1}", p.other_percent));
+    row
+}
+
 /// The per-kernel profile (builds with the `profile` feature).
 fn profile(r: &Report, out: &mut String) {
     let Some(rows) = &r.profile else {
@@ -76,24 +99,7 @@ fn profile(r: &Report, out: &mut String) {
     head.push("other");
     let mut t = Table::new(&head);
     for p in rows {
-        let mut op = p.op.name().to_string();
-        if let Some(l) = p.msg_len {
-            op.push_str(&format!(" {l} B"));
-        }
-        if let Some(v) = &p.variant {
-            op.push_str(&format!(" [{v}]"));
-        }
-        let mut row = vec![p.alg.clone(), op];
-        for k in kernels {
-            row.push(
-                p.shares
-                    .iter()
-                    .find(|s| s.kernel == k)
-                    .map_or("-".into(), |s| format!("{:.1}", s.percent)),
-            );
-        }
-        row.push(format!("{:.1}", p.other_percent));
-        t.rows.push(row);
+        t.rows.push(profile_row(p, &kernels));
     }
     t.render(
         "Profile: share of each operation's time per kernel, % of TSC ticks (profile build; \
