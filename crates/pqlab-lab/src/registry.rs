@@ -94,6 +94,47 @@ pub struct ImplInfo {
     pub ciphertext: Option<usize>,
 }
 
+impl ImplInfo {
+    /// A signature scheme's facts: `sizes` = public key, secret key and (largest) signature, in
+    /// bytes.
+    pub const fn signature(
+        implementation: &'static str,
+        alg: &'static str,
+        standard: &'static str,
+        sizes: [usize; 3],
+    ) -> ImplInfo {
+        ImplInfo {
+            implementation,
+            alg,
+            kind: Kind::Signature,
+            standard,
+            public_key: sizes[0],
+            secret_key: sizes[1],
+            signature: Some(sizes[2]),
+            ciphertext: None,
+        }
+    }
+
+    /// A KEM's facts: `sizes` = encapsulation key, decapsulation key and ciphertext, in bytes.
+    pub const fn kem(
+        implementation: &'static str,
+        alg: &'static str,
+        standard: &'static str,
+        sizes: [usize; 3],
+    ) -> ImplInfo {
+        ImplInfo {
+            implementation,
+            alg,
+            kind: Kind::Kem,
+            standard,
+            public_key: sizes[0],
+            secret_key: sizes[1],
+            signature: None,
+            ciphertext: Some(sizes[2]),
+        }
+    }
+}
+
 /// A key pair in the standard's encodings. Key generation writes into one (clearing it first
 /// and reusing its capacity), so that the lab's buffers cost the measured call no allocation.
 #[derive(Clone, Debug, Default)]

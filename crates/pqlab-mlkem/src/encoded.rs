@@ -171,16 +171,13 @@ fn decaps_with<P: ParameterSet, B: Ops>(dk: &[u8], ct: &[u8]) -> Result<SharedSe
 #[cfg(feature = "small-memory")]
 fn decaps_with<P: ParameterSet, B: Ops>(dk: &[u8], ct: &[u8]) -> Result<SharedSecret, Error> {
     use crate::kpke::stream::{pair12_reduced, vec_pair12};
-    use subtle::ConstantTimeEq;
 
-    let (dk_pke, rest) = dk.split_at(384 * P::K);
-    let (ek, rest) = rest.split_at(P::EK_LEN);
-    let (h_stored, z) = rest.split_at(32);
-    // The hash check (public data: a hash of the public key).
-    let h_ek = crate::hash::h(ek);
-    if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
-        return Err(Error::HashCheck);
-    }
+    let crate::kem::DkParts {
+        dk_pke,
+        ek,
+        h_ek,
+        z,
+    } = crate::kem::split_decapsulation_key::<P>(dk)?;
     let (t_bytes, rho) = split_ek::<P>(ek);
     modulus_check::<B>(t_bytes)?;
     Ok(crate::kem::decaps_stream::<P, B>(

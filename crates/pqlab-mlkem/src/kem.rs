@@ -243,19 +243,47 @@ fn check_decapsulation_key_with<P: ParameterSet, B: Ops>(
     bytes: &[u8],
 ) -> Result<DecapsulationKey<P>, Error> {
     check_len("decapsulation key", bytes, P::DK_LEN)?;
-    let (dk_pke, rest) = bytes.split_at(384 * P::K);
-    let (ek_bytes, rest) = rest.split_at(P::EK_LEN);
-    let (h_stored, z) = rest.split_at(32);
-    let h_ek = h(ek_bytes);
-    // The hash check (public data: a hash of the public key).
-    if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
-        return Err(Error::HashCheck);
-    }
+    let DkParts {
+        dk_pke,
+        ek: ek_bytes,
+        h_ek,
+        z,
+    } = split_decapsulation_key::<P>(bytes)?;
     let mut dk = DecapsulationKey::<P>::empty();
     dk.ek = check_encapsulation_key_with::<P, B>(ek_bytes, Some(h_ek))?;
     decode_s_hat::<B>(dk_pke, dk.s_hat.as_mut());
     dk.seed[32..].copy_from_slice(z);
     Ok(dk)
+}
+
+/// The parts of an expanded decapsulation key dk = dk_PKE || ek || h || z.
+pub(crate) struct DkParts<'a> {
+    /// ByteEncode12(s_hat).
+    pub(crate) dk_pke: &'a [u8],
+    /// The encapsulation key.
+    pub(crate) ek: &'a [u8],
+    /// H(ek), which the hash check found equal to the stored h.
+    pub(crate) h_ek: [u8; 32],
+    /// The implicit-rejection seed.
+    pub(crate) z: &'a [u8],
+}
+
+/// dk (of the checked length 768 k + 96) in its parts, after the hash check of FIPS 203,
+/// Section 7.3 (H(ek) = h; public data, a hash of the public key).
+pub(crate) fn split_decapsulation_key<P: ParameterSet>(bytes: &[u8]) -> Result<DkParts<'_>, Error> {
+    let (dk_pke, rest) = bytes.split_at(384 * P::K);
+    let (ek_bytes, rest) = rest.split_at(P::EK_LEN);
+    let (h_stored, z) = rest.split_at(32);
+    let h_ek = h(ek_bytes);
+    if !bool::from(h_ek.as_slice().ct_eq(h_stored)) {
+        return Err(Error::HashCheck);
+    }
+    Ok(DkParts {
+        dk_pke,
+        ek: ek_bytes,
+        h_ek,
+        z,
+    })
 }
 
 /// The expanded encoding dk = ByteEncode12(s_hat) || ek || H(ek) || z (FIPS 203, Algorithm 16

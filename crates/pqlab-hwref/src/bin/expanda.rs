@@ -4,7 +4,6 @@
 //! (column). Prints, one a line, the 256 coefficients of A_hat\[i\]\[j\] = RejNTTPoly(rho || j || i)
 //! (FIPS 204, Algorithm 32, line 4), then a line with the number of SHAKE128 blocks squeezed.
 
-use std::io::BufRead;
 use std::process::ExitCode;
 
 use pqlab_keccak::Shake128;
@@ -37,19 +36,11 @@ fn rej_ntt_poly(seed: &[u8; 34]) -> ([u32; 256], usize) {
     (a, blocks)
 }
 
-fn main() -> ExitCode {
-    for (n, line) in std::io::stdin().lock().lines().enumerate() {
-        let Ok(line) = line else {
-            eprintln!("expanda: cannot read standard input");
-            return ExitCode::from(2);
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
+fn run() -> Result<(), String> {
+    for (n, line) in pqlab_hwref::input_lines()?.iter().enumerate() {
         let bytes: Option<Vec<u8>> = line.split_whitespace().map(|t| t.parse().ok()).collect();
         let Some(bytes) = bytes.filter(|b| b.len() == 34) else {
-            eprintln!("expanda: line {}: expected 34 bytes (rho, i, j)", n + 1);
-            return ExitCode::from(2);
+            return Err(format!("line {}: expected 34 bytes (rho, i, j)", n + 1));
         };
         let mut seed = [0u8; 34];
         seed[..32].copy_from_slice(&bytes[..32]);
@@ -57,9 +48,12 @@ fn main() -> ExitCode {
         seed[32] = bytes[33];
         seed[33] = bytes[32];
         let (a, blocks) = rej_ntt_poly(&seed);
-        if pqlab_hwref::print_line(&a).is_err() || pqlab_hwref::print_line(&[blocks]).is_err() {
-            return ExitCode::from(2);
-        }
+        pqlab_hwref::output(&a)?;
+        pqlab_hwref::output(&[blocks])?;
     }
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    pqlab_hwref::exit_status("expanda", run())
 }

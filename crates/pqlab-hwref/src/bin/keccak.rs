@@ -4,7 +4,6 @@
 //! (decimal, or hexadecimal with `0x`). Prints, one a line, the 25 lanes of
 //! Keccak-f\[1600\] of each state (FIPS 202, Algorithm 7), computed by `pqlab_keccak`.
 
-use std::io::BufRead;
 use std::process::ExitCode;
 
 fn parse_u64(token: &str) -> Option<u64> {
@@ -14,25 +13,21 @@ fn parse_u64(token: &str) -> Option<u64> {
     }
 }
 
-fn main() -> ExitCode {
-    for (n, line) in std::io::stdin().lock().lines().enumerate() {
-        let Ok(line) = line else {
-            eprintln!("keccak: cannot read standard input");
-            return ExitCode::from(2);
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
+fn run() -> Result<(), String> {
+    for (n, line) in pqlab_hwref::input_lines()?.iter().enumerate() {
         let lanes: Option<Vec<u64>> = line.split_whitespace().map(parse_u64).collect();
-        let Some(state) = lanes.and_then(|v| <[u64; 25]>::try_from(v).ok()) else {
-            eprintln!("keccak: line {}: expected 25 lanes (64-bit numbers)", n + 1);
-            return ExitCode::from(2);
+        let Some(mut a) = lanes.and_then(|v| <[u64; 25]>::try_from(v).ok()) else {
+            return Err(format!(
+                "line {}: expected 25 lanes (64-bit numbers)",
+                n + 1
+            ));
         };
-        let mut a = state;
         pqlab_keccak::keccak_f1600(&mut a);
-        if pqlab_hwref::print_line(&a).is_err() {
-            return ExitCode::from(2);
-        }
+        pqlab_hwref::output(&a)?;
     }
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    pqlab_hwref::exit_status("keccak", run())
 }

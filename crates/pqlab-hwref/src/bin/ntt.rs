@@ -15,7 +15,6 @@
 //! The library's lazy reductions leave some outputs outside [0, q) (ML-DSA's NTT below 9q in
 //! absolute value, ML-KEM's centred); the same residue is printed in [0, q), which is what the
 //! RTL produces (its reductions are complete).
-use std::io::BufRead;
 use std::process::ExitCode;
 
 fn canonical(v: i64, q: i64) -> i64 {
@@ -88,27 +87,17 @@ fn run() -> Result<(), String> {
         "inv" => true,
         other => return Err(format!("unknown direction {other:?} (fwd, inv)")),
     };
-    for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| format!("standard input: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
+    for line in pqlab_hwref::input_lines()? {
         let coeffs = line
             .split_whitespace()
             .map(|t| t.parse::<i64>().map_err(|e| format!("{t:?}: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
         let out = transform(scheme, inverse, &coeffs)?;
-        pqlab_hwref::print_line(&out).map_err(|e| format!("standard output: {e}"))?;
+        pqlab_hwref::output(&out)?;
     }
     Ok(())
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ntt: {e}");
-            ExitCode::from(2)
-        }
-    }
+    pqlab_hwref::exit_status("ntt", run())
 }

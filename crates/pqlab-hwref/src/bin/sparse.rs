@@ -12,7 +12,6 @@
 //! crate-private, so they cannot be called from here; pqlab-mldsa's unit test
 //! `sparse_product_equals_ntt_product` asserts that the two products are equal.
 use pqlab_arith::mldsa::{Q, inv_ntt_to_mont, ntt, pointwise_montgomery};
-use std::io::BufRead;
 use std::process::ExitCode;
 
 fn parse(line: &str, lo: i64, hi: i64) -> Result<[i32; 256], String> {
@@ -35,18 +34,13 @@ fn parse(line: &str, lo: i64, hi: i64) -> Result<[i32; 256], String> {
 }
 
 fn run() -> Result<(), String> {
-    let lines: Vec<String> = std::io::stdin()
-        .lock()
-        .lines()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("standard input: {e}"))?;
-    let lines: Vec<&String> = lines.iter().filter(|l| !l.trim().is_empty()).collect();
+    let lines = pqlab_hwref::input_lines()?;
     if !lines.len().is_multiple_of(2) {
         return Err("expected pairs of lines (c, then s)".into());
     }
     for pair in lines.chunks_exact(2) {
-        let mut c = parse(pair[0], -1, 1)?;
-        let mut s = parse(pair[1], 0, i64::from(Q) - 1)?;
+        let mut c = parse(&pair[0], -1, 1)?;
+        let mut s = parse(&pair[1], 0, i64::from(Q) - 1)?;
         // Centre s so that |s| < q/2 < q, the NTT's input bound.
         for x in s.iter_mut() {
             if *x > Q / 2 {
@@ -62,17 +56,11 @@ fn run() -> Result<(), String> {
             .iter()
             .map(|&x| i64::from(x).rem_euclid(i64::from(Q)))
             .collect();
-        pqlab_hwref::print_line(&out).map_err(|e| format!("standard output: {e}"))?;
+        pqlab_hwref::output(&out)?;
     }
     Ok(())
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("sparse: {e}");
-            ExitCode::from(2)
-        }
-    }
+    pqlab_hwref::exit_status("sparse", run())
 }

@@ -13,8 +13,7 @@ use aws_lc_rs::signature::{self as sig, KeyPair as _};
 use super::bad;
 use crate::LabError;
 use crate::registry::{
-    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, Kind, SignatureImpl, Signer,
-    Verifier,
+    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, SignatureImpl, Signer, Verifier,
 };
 
 const IMP: &str = "aws-lc-rs";
@@ -36,16 +35,7 @@ struct AwsDsa {
 
 impl SignatureImpl for AwsDsa {
     fn info(&self) -> ImplInfo {
-        ImplInfo {
-            implementation: IMP,
-            alg: self.alg,
-            kind: Kind::Signature,
-            standard: "FIPS 204",
-            public_key: self.sizes[0],
-            secret_key: self.sizes[1],
-            signature: Some(self.sizes[2]),
-            ciphertext: None,
-        }
+        ImplInfo::signature(IMP, self.alg, "FIPS 204", self.sizes)
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
@@ -105,16 +95,7 @@ struct AwsKem {
 
 impl KemImpl for AwsKem {
     fn info(&self) -> ImplInfo {
-        ImplInfo {
-            implementation: IMP,
-            alg: self.alg,
-            kind: Kind::Kem,
-            standard: "FIPS 203",
-            public_key: self.sizes[0],
-            secret_key: self.sizes[1],
-            signature: None,
-            ciphertext: Some(self.sizes[2]),
-        }
+        ImplInfo::kem(IMP, self.alg, "FIPS 203", self.sizes)
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {

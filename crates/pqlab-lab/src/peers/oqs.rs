@@ -12,8 +12,7 @@ use oqs::{kem, sig};
 use super::bad;
 use crate::LabError;
 use crate::registry::{
-    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, Kind, SignatureImpl, Signer,
-    Verifier,
+    Decapsulator, Encapsulator, Entry, ImplInfo, KemImpl, KeyPair, SignatureImpl, Signer, Verifier,
 };
 
 const IMP: &str = "liboqs";
@@ -77,16 +76,7 @@ impl OqsSig {
 
 impl SignatureImpl for OqsSig {
     fn info(&self) -> ImplInfo {
-        ImplInfo {
-            implementation: IMP,
-            alg: self.alg,
-            kind: Kind::Signature,
-            standard: self.standard,
-            public_key: self.sizes[0],
-            secret_key: self.sizes[1],
-            signature: Some(self.sizes[2]),
-            ciphertext: None,
-        }
+        ImplInfo::signature(IMP, self.alg, self.standard, self.sizes)
     }
 
     fn signature_varies(&self) -> bool {
@@ -191,16 +181,7 @@ impl OqsKem {
 
 impl KemImpl for OqsKem {
     fn info(&self) -> ImplInfo {
-        ImplInfo {
-            implementation: IMP,
-            alg: self.alg,
-            kind: Kind::Kem,
-            standard: "FIPS 203",
-            public_key: self.sizes[0],
-            secret_key: self.sizes[1],
-            signature: None,
-            ciphertext: Some(self.sizes[2]),
-        }
+        ImplInfo::kem(IMP, self.alg, "FIPS 203", self.sizes)
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
