@@ -185,6 +185,42 @@ fn falcon<const N: usize>(out: &mut String) {
     }
 }
 
+/// The reduction-strategy image's fixtures (`src/reductions.rs`): the operation list
+/// `MODULE.KIND.STRATEGY` and, per scheme of a whole operation, its fixtures in a module of its
+/// own (`falcon512`, `falcon1024`, `mldsa65`, `mlkem768`).
+fn reductions(out: &mut String) {
+    const MODULES: [(&str, &[&str]); 6] = [
+        ("falcon-512-verify", &["ntt", "intt", "op"]),
+        ("falcon-1024-verify", &["ntt", "intt", "op"]),
+        ("falcon-512-keygen", &["ntt", "intt"]),
+        ("falcon-1024-keygen", &["ntt", "intt"]),
+        ("ml-dsa-65", &["ntt", "intt", "op"]),
+        ("ml-kem-768", &["ntt", "intt", "op"]),
+    ];
+    const STRATEGIES: [&str; 4] = ["montgomery", "barrett", "k2-red", "plain-%"];
+    let _ = writeln!(out, "pub const ALG: &str = \"reductions\";");
+    let _ = writeln!(out, "pub const COUNT: usize = {FIXTURES};");
+    out.push_str("pub const OPS: &[&str] = &[\n");
+    for (module, kinds) in MODULES {
+        for kind in kinds {
+            for s in STRATEGIES {
+                let _ = writeln!(out, "    \"{module}.{kind}.{s}\",");
+            }
+        }
+    }
+    out.push_str("];\n");
+    for (name, make) in [
+        ("falcon512", falcon::<512> as fn(&mut String)),
+        ("falcon1024", falcon::<1024>),
+        ("mldsa65", mldsa::<pqlab_mldsa::MlDsa65>),
+        ("mlkem768", mlkem::<pqlab_mlkem::MlKem768>),
+    ] {
+        let _ = writeln!(out, "pub mod {name} {{");
+        make(out);
+        out.push_str("}\n");
+    }
+}
+
 /// The folder of package `name`'s Cargo.toml, from `cargo metadata` of the pqlab workspace.
 fn package_dir(metadata: &str, name: &str) -> PathBuf {
     let needle = format!("/{name}-");
@@ -386,6 +422,7 @@ fn main() {
     let chosen: Vec<_> = ALGS.iter().filter(|a| feature(a.0)).collect();
     let mut code = String::new();
     match chosen.as_slice() {
+        [] if feature("reductions") => reductions(&mut code),
         [] => assert!(
             feature("baseline"),
             "m4-lab: enable one parameter set (e.g. --features ml-dsa-44) or `baseline`"

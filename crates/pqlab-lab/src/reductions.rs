@@ -76,6 +76,16 @@ pub struct ReductionRow {
     pub op_cycles: Option<f64>,
     /// Median nanoseconds of the forward NTT.
     pub ntt_ns: f64,
+    /// Exact instructions of the forward NTT (the Cortex-M4 run, `--target cortex-m4`; there
+    /// the `*_cycles` are the M4 cycle model's estimate and the `*_ns` its time at 168 MHz).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ntt_instructions: Option<f64>,
+    /// Exact instructions of the inverse NTT (Cortex-M4 run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intt_instructions: Option<f64>,
+    /// Exact instructions of the whole operation (Cortex-M4 run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op_instructions: Option<f64>,
     /// Median nanoseconds of the inverse NTT.
     pub intt_ns: f64,
     /// Median nanoseconds of the whole operation.
@@ -261,18 +271,13 @@ fn falcon_verify<const N: usize>(k: &Counts) -> Result<Module, LabError> {
              signature of a 32-byte message under a key pair from our key generation"
                 .into(),
         ),
-        reduction: |s| match s {
-            Strategy::K2Red => "K2-RED, q = 3 * 2^12 + 1, twiddles * 3^-2".into(),
-            Strategy::Montgomery => "Montgomery, R = 2^16".into(),
-            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
-            Strategy::PlainRem => "% (benchmark only)".into(),
-        },
+        reduction: falcon_q_reduction,
         table_bytes: |s| reduce::table_bytes(s, Modulus::Falcon),
     })
 }
 
 /// The solver prime the keygen rows use.
-const SOLVER_PRIME: usize = 1;
+pub(crate) const SOLVER_PRIME: usize = 1;
 
 fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
     let logn = N.trailing_zeros();
@@ -316,25 +321,7 @@ fn falcon_keygen<const N: usize>(k: &Counts) -> Result<Module, LabError> {
              every strategy",
             k.keygen_rounds
         )),
-        reduction: |s| match s {
-            Strategy::K2Red => {
-                let p = falcon_solver::PRIMES[SOLVER_PRIME];
-                let (kk, m, l, steps) = if KRedPm2::fits(p) {
-                    KRedPm2::new(p).params()
-                } else {
-                    KRed11x3::new(p).params()
-                };
-                format!(
-                    "generalised K-RED, p = {kk} * 2^{m} {} {}, {steps} steps (the study's \
-                     m = 24, k = 127 does not reduce for these primes)",
-                    if l < 0 { '-' } else { '+' },
-                    l.abs()
-                )
-            }
-            Strategy::Montgomery => "Montgomery, R = 2^32".into(),
-            Strategy::Barrett => "Barrett, v = floor(2^64 / p)".into(),
-            Strategy::PlainRem => "% by a run-time p (benchmark only)".into(),
-        },
+        reduction: solver_reduction,
         table_bytes: |s| falcon_solver::table_bytes(s, N.trailing_zeros()),
     })
 }
@@ -368,12 +355,7 @@ fn mldsa(k: &Counts) -> Result<Module, LabError> {
         intt,
         whole: Some(whole),
         note: Some("verify of a valid signature of a 32-byte message".into()),
-        reduction: |s| match s {
-            Strategy::K2Red => "K2-RED, q = 1023 * 2^13 + 1, twiddles * 1023^-2".into(),
-            Strategy::Montgomery => "Montgomery, R = 2^32".into(),
-            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
-            Strategy::PlainRem => "% (benchmark only)".into(),
-        },
+        reduction: mldsa_reduction,
         table_bytes: |s| reduce::table_bytes(s, Modulus::MlDsa),
     })
 }
@@ -408,14 +390,62 @@ fn mlkem(k: &Counts) -> Result<Module, LabError> {
         intt,
         whole: Some(whole),
         note: Some("decaps (includes the re-encryption of the FO transform)".into()),
-        reduction: |s| match s {
-            Strategy::K2Red => "K2-RED, q = 13 * 2^8 + 1, twiddles * 13^-2".into(),
-            Strategy::Montgomery => "Montgomery, R = 2^16".into(),
-            Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
-            Strategy::PlainRem => "% (benchmark only)".into(),
-        },
+        reduction: mlkem_reduction,
         table_bytes: |s| reduce::table_bytes(s, Modulus::MlKem),
     })
+}
+
+/// What `s` is modulo q = 12289 (Falcon verification).
+pub(crate) fn falcon_q_reduction(s: Strategy) -> String {
+    match s {
+        Strategy::K2Red => "K2-RED, q = 3 * 2^12 + 1, twiddles * 3^-2".into(),
+        Strategy::Montgomery => "Montgomery, R = 2^16".into(),
+        Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+        Strategy::PlainRem => "% (benchmark only)".into(),
+    }
+}
+
+/// What `s` is modulo the NTRU-solver prime [`SOLVER_PRIME`] (Falcon key generation).
+pub(crate) fn solver_reduction(s: Strategy) -> String {
+    match s {
+        Strategy::K2Red => {
+            let p = falcon_solver::PRIMES[SOLVER_PRIME];
+            let (kk, m, l, steps) = if KRedPm2::fits(p) {
+                KRedPm2::new(p).params()
+            } else {
+                KRed11x3::new(p).params()
+            };
+            format!(
+                "generalised K-RED, p = {kk} * 2^{m} {} {}, {steps} steps (the study's \
+                 m = 24, k = 127 does not reduce for these primes)",
+                if l < 0 { '-' } else { '+' },
+                l.abs()
+            )
+        }
+        Strategy::Montgomery => "Montgomery, R = 2^32".into(),
+        Strategy::Barrett => "Barrett, v = floor(2^64 / p)".into(),
+        Strategy::PlainRem => "% by a run-time p (benchmark only)".into(),
+    }
+}
+
+/// What `s` is modulo q = 8380417 (ML-DSA).
+pub(crate) fn mldsa_reduction(s: Strategy) -> String {
+    match s {
+        Strategy::K2Red => "K2-RED, q = 1023 * 2^13 + 1, twiddles * 1023^-2".into(),
+        Strategy::Montgomery => "Montgomery, R = 2^32".into(),
+        Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+        Strategy::PlainRem => "% (benchmark only)".into(),
+    }
+}
+
+/// What `s` is modulo q = 3329 (ML-KEM).
+pub(crate) fn mlkem_reduction(s: Strategy) -> String {
+    match s {
+        Strategy::K2Red => "K2-RED, q = 13 * 2^8 + 1, twiddles * 13^-2".into(),
+        Strategy::Montgomery => "Montgomery, R = 2^16".into(),
+        Strategy::Barrett => "Barrett, 64-bit reciprocal".into(),
+        Strategy::PlainRem => "% (benchmark only)".into(),
+    }
 }
 
 /// The figure a change is computed from: TSC ticks where there is a TSC, else ns.
@@ -441,6 +471,9 @@ fn rows(m: Module) -> Vec<ReductionRow> {
             intt_cycles: m.intt[i].0,
             op_cycles: m.whole.as_ref().and_then(|w| w[i].0),
             ntt_ns: m.ntt[i].1,
+            ntt_instructions: None,
+            intt_instructions: None,
+            op_instructions: None,
             intt_ns: m.intt[i].1,
             op_ns: m.whole.as_ref().map(|w| w[i].1),
             ntt_change_pct: change(&m.ntt, i),

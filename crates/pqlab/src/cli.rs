@@ -94,8 +94,9 @@ pub struct CompareArgs {
     /// clean C code (the latter by default where arm-none-eabi-gcc is installed; --peers makes
     /// it required) on QEMU's emulated STM32F405 (needs qemu-system-arm and the
     /// thumbv7em-none-eabihf Rust target); --iterations is the calls per operation there
-    /// [default: 5; 1 with --quick].
-    #[arg(long, value_name = "TARGET", conflicts_with_all = ["reductions", "backends", "tls"])]
+    /// [default: 5; 1 with --quick]. With --reductions: the reduction-strategy study on the M4
+    /// (exact instruction counts).
+    #[arg(long, value_name = "TARGET", conflicts_with_all = ["backends", "tls"])]
     pub target: Option<String>,
     /// The folder of the studies' published figures for the section "Published vs measured"
     /// [default: PQLAB_PAPERS, else ../shared/papers]; a missing folder is one line in the

@@ -2,7 +2,8 @@
 //! the host comparison (terminal table, JSON with `target: "cortex-m4"`, CSV, HTML).
 
 use pqlab_lab::m4;
-use pqlab_lab::report::{csv, published};
+use pqlab_lab::report::{csv, html, published, reductions as red};
+use pqlab_lab::run::{Config, Progress};
 
 use crate::cli::CompareArgs;
 use crate::compare::{check_writable, config};
@@ -29,6 +30,9 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     let mut progress = |done: usize, total: usize, what: &str| {
         eprintln!("[{done}/{total}] {what}");
     };
+    if args.reductions {
+        return reductions(args, &config, &mut progress);
+    }
     let mut r = m4::run(&config, &mut progress).map_err(|e| CliError::new(e.to_string()))?;
     if !config.peers {
         r.report.notes.push(
@@ -55,6 +59,38 @@ pub fn run(args: &CompareArgs) -> CliResult<()> {
     print!(
         "{}",
         r.report
+            .published
+            .as_ref()
+            .map_or(String::new(), published::text)
+    );
+    Ok(())
+}
+
+/// `--reductions --target cortex-m4`: the reduction-strategy study on the M4, with the report
+/// files of the host study (JSON with `target: "cortex-m4"`).
+fn reductions(args: &CompareArgs, config: &Config, progress: Progress<'_>) -> CliResult<()> {
+    let err = |e: pqlab_lab::LabError| CliError::new(e.to_string());
+    let report = m4::reductions::run(config, progress).map_err(err)?;
+    let mut staged = Vec::new();
+    if let Some(path) = &args.json {
+        let data = m4::reductions::json(&report).map_err(err)?;
+        staged.push(io::stage("JSON report", path, data.as_bytes(), false)?);
+    }
+    if let Some(path) = &args.csv {
+        let data = csv::to_csv(&report);
+        staged.push(io::stage("CSV report", path, data.as_bytes(), false)?);
+    }
+    if let Some(path) = &args.html {
+        let data = html::to_html(&report).map_err(err)?;
+        staged.push(io::stage("HTML report", path, data.as_bytes(), false)?);
+    }
+    for s in staged {
+        s.commit()?;
+    }
+    print!("{}", red::text(&report));
+    print!(
+        "{}",
+        report
             .published
             .as_ref()
             .map_or(String::new(), published::text)

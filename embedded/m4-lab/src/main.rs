@@ -1,7 +1,7 @@
 //! The Cortex-M4 lab of `pqlab compare --target cortex-m4`: one image per implementation
 //! (pqlab, or PQClean's clean C code with the `pqclean` feature) and parameter set (one cargo
-//! feature, e.g. `ml-dsa-44`), run under QEMU's netduinoplus2 (STM32F405) with
-//! `-icount shift=0`. For each operation asked for, it makes N calls on fresh inputs and reports
+//! feature, e.g. `ml-dsa-44`), or the reduction-strategy image (feature `reductions`,
+//! `src/reductions.rs`), run under QEMU's netduinoplus2 (STM32F405) with `-icount shift=0`. For each operation asked for, it makes N calls on fresh inputs and reports
 //! each call's exact instruction count and peak stack over ARM semihosting (see [`meter`]).
 //!
 //! The command line (`qemu ... -append "ops=keygen,sign calls=5"`): `ops=` a comma-separated
@@ -33,7 +33,11 @@ mod meter;
 #[path = "../../m4-rt/rt.rs"]
 mod rt;
 #[cfg_attr(feature = "pqclean", path = "pqclean.rs")]
-#[cfg_attr(not(feature = "pqclean"), path = "ours.rs")]
+#[cfg_attr(feature = "reductions", path = "reductions.rs")]
+#[cfg_attr(
+    not(any(feature = "pqclean", feature = "reductions")),
+    path = "ours.rs"
+)]
 mod scheme;
 
 use core::fmt::Write;

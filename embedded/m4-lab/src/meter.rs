@@ -143,6 +143,7 @@ impl Rng {
     }
 
     /// Fills `out` with the next bytes.
+    #[cfg_attr(feature = "reductions", allow(dead_code))]
     pub fn fill(&mut self, out: &mut [u8]) {
         for chunk in out.chunks_mut(8) {
             let v = self.next_u64().to_le_bytes();
@@ -151,7 +152,7 @@ impl Rng {
     }
 
     /// The next `N` bytes (pqlab's inputs; PQClean's KEM images draw only through `fill`).
-    #[cfg_attr(feature = "pqclean", allow(dead_code))]
+    #[cfg_attr(any(feature = "pqclean", feature = "reductions"), allow(dead_code))]
     pub fn bytes<const N: usize>(&mut self) -> [u8; N] {
         let mut b = [0u8; N];
         self.fill(&mut b);

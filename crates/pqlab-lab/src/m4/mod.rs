@@ -8,7 +8,8 @@
 //! * [`model`]: cycles (instructions x a CPI calibrated against pqm4), ms at 168 MHz, energy;
 //! * [`dist`]: the spread of an operation's time over its calls, with a histogram;
 //! * [`elf`]: flash (.text + .rodata) and RAM (.data + .bss) of an image;
-//! * [`report`]: the M4 tables (terminal, HTML) and the JSON additions.
+//! * [`report`]: the M4 tables (terminal, HTML) and the JSON additions;
+//! * [`reductions`]: the reduction-strategy study on the M4 (`--reductions --target cortex-m4`).
 //!
 //! Each (image, operation) runs in its own QEMU process (several at once), so that an
 //! operation that overflows the 124 KiB process stack is reported as not fitting and the
@@ -21,6 +22,7 @@ pub mod elf;
 pub mod model;
 pub mod parse;
 pub mod qemu;
+pub mod reductions;
 pub mod report;
 
 use std::path::{Path, PathBuf};

@@ -19,18 +19,32 @@ fn pct(p: Option<f64>) -> String {
     p.map_or("-".into(), |p| format!("{p:+.1} %"))
 }
 
+/// A cell: the exact instruction count where there is one (the Cortex-M4 run), else TSC
+/// ticks, else ns.
+fn figure(instructions: Option<f64>, c: Option<f64>, ns: f64) -> String {
+    match instructions {
+        Some(i) => format!("{i:.0}"),
+        None => ticks(c, ns),
+    }
+}
+
+/// Whether the rows come from the Cortex-M4 (instruction counts).
+fn on_m4(rows: &[ReductionRow]) -> bool {
+    rows.iter().any(|x| x.ntt_instructions.is_some())
+}
+
 /// The cells of one row, in column order.
 fn cells(x: &ReductionRow) -> Vec<String> {
     let op = match (x.op_cycles, x.op_ns) {
-        (c, Some(ns)) => ticks(c, ns),
+        (c, Some(ns)) => figure(x.op_instructions, c, ns),
         _ => "n/a".into(),
     };
     vec![
         x.module.clone(),
         x.strategy.clone(),
-        ticks(x.ntt_cycles, x.ntt_ns),
+        figure(x.ntt_instructions, x.ntt_cycles, x.ntt_ns),
         pct(x.ntt_change_pct),
-        ticks(x.intt_cycles, x.intt_ns),
+        figure(x.intt_instructions, x.intt_cycles, x.intt_ns),
         pct(x.intt_change_pct),
         format!("{} {op}", x.op),
         pct(x.op_change_pct),
@@ -44,6 +58,11 @@ const HEAD: [&str; 9] = [
 
 /// Whether this machine confirms the study, per study row: a sentence each.
 pub fn verdicts(rows: &[ReductionRow]) -> Vec<String> {
+    let who = if on_m4(rows) {
+        "the Cortex-M4"
+    } else {
+        "this machine"
+    };
     let mut out = Vec::new();
     for (module, s_ntt, s_intt, s_op) in STUDY {
         let Some(x) = rows
@@ -81,7 +100,7 @@ pub fn verdicts(rows: &[ReductionRow]) -> Vec<String> {
             "confirms the study's gains only in part"
         };
         out.push(format!(
-            "{module}, K2-RED against Montgomery: {}; this machine {verdict}",
+            "{module}, K2-RED against Montgomery: {}; {who} {verdict}",
             parts.join(", ")
         ));
     }
@@ -92,21 +111,34 @@ pub fn verdicts(rows: &[ReductionRow]) -> Vec<String> {
 pub fn text(r: &Report) -> String {
     let mut out = String::new();
     let m = &r.machine;
-    let _ = writeln!(
-        out,
-        "machine: {} ({} cores), {}; TSC {}; {}",
-        m.cpu,
-        m.cores,
-        m.os,
-        m.tsc_hz
-            .map_or("n/a".into(), |h| format!("{:.3} GHz", h / 1e9)),
-        m.rustc
-    );
-    let _ = writeln!(
-        out,
-        "reduction strategies: median TSC ticks (fixed-rate counter, not core cycles), change \
-         against Montgomery (negative = faster), bytes of precomputed tables"
-    );
+    if on_m4(&r.reductions) {
+        let _ = writeln!(
+            out,
+            "target: cortex-m4 (QEMU netduinoplus2, STM32F405, -icount shift=0), run on {}",
+            m.cpu
+        );
+        let _ = writeln!(
+            out,
+            "reduction strategies: median exact instruction counts, change against Montgomery \
+             (negative = fewer), bytes of precomputed tables"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "machine: {} ({} cores), {}; TSC {}; {}",
+            m.cpu,
+            m.cores,
+            m.os,
+            m.tsc_hz
+                .map_or("n/a".into(), |h| format!("{:.3} GHz", h / 1e9)),
+            m.rustc
+        );
+        let _ = writeln!(
+            out,
+            "reduction strategies: median TSC ticks (fixed-rate counter, not core cycles), \
+             change against Montgomery (negative = faster), bytes of precomputed tables"
+        );
+    }
     let mut table: Vec<Vec<String>> = vec![HEAD.iter().map(|s| s.to_string()).collect()];
     table.extend(r.reductions.iter().map(cells));
     let widths: Vec<usize> = (0..HEAD.len())
@@ -152,6 +184,9 @@ pub fn text(r: &Report) -> String {
         out,
         "  plain-% is variable time on most CPUs: a benchmark baseline, never for secrets"
     );
+    for n in &r.notes {
+        let _ = writeln!(out, "  {n}");
+    }
     let _ = writeln!(out, "\nagainst the study (Falcon-1024, Celeron N4000):");
     for v in verdicts(&r.reductions) {
         let _ = writeln!(out, "  {v}");
@@ -174,8 +209,16 @@ pub fn html(r: &Report) -> String {
     }
     let mut h = String::from(
         "<h2>Reduction strategies</h2><table id=\"reductions\"><tr><th>module</th>\
-         <th>strategy</th><th>reduction</th><th>NTT TSC</th><th>vs mont</th><th>iNTT TSC</th>\
+         <th>strategy</th><th>reduction</th><th>NTT UNIT</th><th>vs mont</th><th>iNTT UNIT</th>\
          <th>vs mont</th><th>whole op</th><th>vs mont</th><th>table B</th></tr>",
+    )
+    .replace(
+        "UNIT",
+        if on_m4(&r.reductions) {
+            "M4 instructions"
+        } else {
+            "TSC"
+        },
     );
     for x in &r.reductions {
         let c = cells(x);
@@ -275,6 +318,9 @@ mod tests {
             op_cycles: op,
             ntt_ns: 40.0,
             intt_ns: 44.0,
+            ntt_instructions: None,
+            intt_instructions: None,
+            op_instructions: None,
             op_ns: op.map(|c| c / 2.5),
             ntt_change_pct: change,
             intt_change_pct: change,
