@@ -534,6 +534,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         statistics: Statistics::default(),
         notes: Vec::new(),
         static_tables: Vec::new(),
+        footprints: Vec::new(),
         profile: None,
         reductions,
         backends: Vec::new(),

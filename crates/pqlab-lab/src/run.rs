@@ -374,6 +374,27 @@ pub struct Report {
     /// schema of DESIGN §4; see `crate::papers::Published`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub published: Option<crate::papers::Published>,
+    /// Flash and static RAM per implementation and parameter set (`--target cortex-m4`; an
+    /// addition to the schema of DESIGN §4, absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub footprints: Vec<FootprintRow>,
+}
+
+/// Code and static data of one implementation's image of one parameter set on a target (the
+/// Cortex-M4 lab's ELF, less the harness).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FootprintRow {
+    /// Implementation.
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    /// Algorithm.
+    pub alg: String,
+    /// pqlab's configuration where not the default (`small-memory`, `fpr-emu`).
+    pub config: Option<String>,
+    /// Flash: .text + .rodata, bytes.
+    pub flash: u64,
+    /// Static RAM: .data + .bss, bytes.
+    pub ram: u64,
 }
 
 /// Progress of a run: (done, total, what is being measured now).
@@ -508,6 +529,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
     let mut report = Report {
         machine,
         static_tables: crate::tables::for_algs(&algs),
+        footprints: Vec::new(),
         profile: crate::profile::table(&results),
         config: ConfigRecord {
             iterations: config.iterations,

@@ -621,6 +621,20 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         model::CPI
     ));
     let mut report = common_report(config, results, notes, &wanted);
+    for r in &rows {
+        let seen = report.footprints.iter().any(|f| {
+            f.implementation == r.implementation && f.alg == r.alg && f.config == r.config
+        });
+        if !seen && r.footprint.flash > 0 {
+            report.footprints.push(crate::run::FootprintRow {
+                implementation: r.implementation.clone(),
+                alg: r.alg.clone(),
+                config: r.config.clone(),
+                flash: r.footprint.flash,
+                ram: r.footprint.ram,
+            });
+        }
+    }
     report.published = Some(config.published(&report, crate::papers::Scope::CortexM4));
     Ok(M4Report {
         report,
@@ -706,6 +720,7 @@ fn common_report(
         statistics: Statistics::default(),
         notes,
         static_tables: Vec::new(),
+        footprints: Vec::new(),
         profile: None,
         reductions: Vec::new(),
         backends: Vec::new(),

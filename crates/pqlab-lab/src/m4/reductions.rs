@@ -231,6 +231,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
                 .into(),
         ],
         static_tables: Vec::new(),
+        footprints: Vec::new(),
         profile: None,
         reductions,
         backends: Vec::new(),

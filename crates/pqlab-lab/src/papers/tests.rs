@@ -72,6 +72,7 @@ fn report(results: Vec<ResultRow>) -> Report {
         statistics: Statistics::default(),
         notes: Vec::new(),
         static_tables: Vec::new(),
+        footprints: Vec::new(),
         profile: None,
         reductions: Vec::new(),
         backends: Vec::new(),

@@ -101,6 +101,7 @@ fn report(power: Option<PowerModel>) -> Report {
         statistics: Statistics::default(),
         notes: Vec::new(),
         static_tables: Vec::new(),
+        footprints: Vec::new(),
         profile: None,
         reductions: Vec::new(),
         backends: Vec::new(),
