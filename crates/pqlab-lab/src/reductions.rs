@@ -45,6 +45,7 @@ use pqlab_mlkem::MlKem768;
 use crate::LabError;
 use crate::machine::Machine;
 use crate::measure::{self, Sample};
+use crate::papers::Scope;
 use crate::run::{Config, ConfigRecord, Progress, Report, Statistics};
 
 /// How many fixed seeds (rounds, at most) the whole Falcon key generation is measured over.
@@ -512,27 +513,40 @@ pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionR
 pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> {
     config.validate()?;
     let reductions = measure(config, progress)?;
+    let record = ConfigRecord {
+        iterations: config.iterations,
+        warmup: config.warmup,
+        msg_sizes: Vec::new(),
+        algs: Vec::new(),
+        ops: Vec::new(),
+        peers: false,
+        quick: config.quick,
+        power_model: None,
+        method: "reduction strategies: each cell is the median of the time-stamp counter \
+                 (rdtsc between lfences; it counts at a fixed rate, not core clock cycles) \
+                 over all timed calls, the strategies interleaved call by call (rounds of \
+                 one whole operation or four NTTs per strategy); NTTs on one polynomial",
+    };
+    Ok(report(config, record, reductions, Vec::new(), Scope::Host))
+}
+
+/// The report of a reduction study: `reductions` under `record`, with `notes` and the
+/// studies' claims for `scope` (the scheme comparison's `sizes` and `results` are empty).
+pub(crate) fn report(
+    config: &Config,
+    record: ConfigRecord,
+    reductions: Vec<ReductionRow>,
+    notes: Vec<String>,
+    scope: Scope,
+) -> Report {
     let mut report = Report {
         machine: Machine::detect(),
-        config: ConfigRecord {
-            iterations: config.iterations,
-            warmup: config.warmup,
-            msg_sizes: Vec::new(),
-            algs: Vec::new(),
-            ops: Vec::new(),
-            peers: false,
-            quick: config.quick,
-            power_model: None,
-            method: "reduction strategies: each cell is the median of the time-stamp counter \
-                     (rdtsc between lfences; it counts at a fixed rate, not core clock cycles) \
-                     over all timed calls, the strategies interleaved call by call (rounds of \
-                     one whole operation or four NTTs per strategy); NTTs on one polynomial",
-        },
+        config: record,
         sizes: Vec::new(),
         results: Vec::new(),
         peer_checks: Vec::new(),
         statistics: Statistics::default(),
-        notes: Vec::new(),
+        notes,
         static_tables: Vec::new(),
         footprints: Vec::new(),
         profile: None,
@@ -540,6 +554,6 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         backends: Vec::new(),
         published: None,
     };
-    report.published = Some(config.published(&report, crate::papers::Scope::Host));
-    Ok(report)
+    report.published = Some(config.published(&report, scope));
+    report
 }

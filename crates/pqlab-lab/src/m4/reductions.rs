@@ -15,9 +15,8 @@ use pqlab_arith::reduce::{self, Modulus, Strategy};
 
 use super::{model, parse, qemu};
 use crate::LabError;
-use crate::machine::Machine;
 use crate::reductions::{self as study, ReductionRow};
-use crate::run::{Config, ConfigRecord, Progress, Report, Statistics};
+use crate::run::{Config, ConfigRecord, Progress, Report};
 
 /// A module of the study: the firmware's name, the report's (the x86 study's), the whole
 /// operation (none: not run on the M4), what each strategy is, its table bytes, and a note.
@@ -203,42 +202,34 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
     progress(2, 3, "tables");
     let reductions = rows(&out)?;
     progress(3, 3, "done");
-    let mut report = Report {
-        machine: Machine::detect(),
-        config: ConfigRecord {
-            iterations: calls,
-            warmup: 0,
-            msg_sizes: Vec::new(),
-            algs: Vec::new(),
-            ops: Vec::new(),
-            peers: false,
-            quick: config.quick,
-            power_model: None,
-            method: "reduction strategies on the Cortex-M4 (QEMU netduinoplus2, STM32F405, \
-                     -icount shift=0): each cell is the median of the exact instruction counts \
-                     of its calls; cycles = instructions x the M4 model's CPI, ns at 168 MHz; \
-                     changes against Montgomery from the instruction counts",
-        },
-        sizes: Vec::new(),
-        results: Vec::new(),
-        peer_checks: Vec::new(),
-        statistics: Statistics::default(),
-        notes: vec![
-            "target: cortex-m4 (the machine above is the host that ran QEMU)".into(),
-            "instructions, not cycles: Cortex-M4 loads take 2 cycles, and plain-% runs SDIV / \
-             UDIV (2 to 12 cycles, data dependent) or, for 64-bit operands (ML-DSA, Barrett's \
-             reciprocals), a library division routine; the cycle column applies one CPI to all"
-                .into(),
-        ],
-        static_tables: Vec::new(),
-        footprints: Vec::new(),
-        profile: None,
-        reductions,
-        backends: Vec::new(),
-        published: None,
+    let record = ConfigRecord {
+        iterations: calls,
+        warmup: 0,
+        msg_sizes: Vec::new(),
+        algs: Vec::new(),
+        ops: Vec::new(),
+        peers: false,
+        quick: config.quick,
+        power_model: None,
+        method: "reduction strategies on the Cortex-M4 (QEMU netduinoplus2, STM32F405, \
+                 -icount shift=0): each cell is the median of the exact instruction counts \
+                 of its calls; cycles = instructions x the M4 model's CPI, ns at 168 MHz; \
+                 changes against Montgomery from the instruction counts",
     };
-    report.published = Some(config.published(&report, crate::papers::Scope::CortexM4));
-    Ok(report)
+    let notes = vec![
+        "target: cortex-m4 (the machine above is the host that ran QEMU)".into(),
+        "instructions, not cycles: Cortex-M4 loads take 2 cycles, and plain-% runs SDIV / \
+         UDIV (2 to 12 cycles, data dependent) or, for 64-bit operands (ML-DSA, Barrett's \
+         reciprocals), a library division routine; the cycle column applies one CPI to all"
+            .into(),
+    ];
+    Ok(study::report(
+        config,
+        record,
+        reductions,
+        notes,
+        crate::papers::Scope::CortexM4,
+    ))
 }
 
 /// The JSON report of [`run`]: the host study's schema with `target: "cortex-m4"`.

@@ -323,3 +323,97 @@ fn cortex_m4_claims_on_an_m4_report() {
     assert_eq!(find(&p, m4, "c8").verdict, Verdict::Confirms);
     assert_eq!(find(&p, m4, "c16").verdict, Verdict::NotMeasurable);
 }
+
+/// The M4 study's memory claims read the footprints and painted stacks of an M4 run, with
+/// PQClean's figures giving the verdict; without PQClean they are not measurable.
+#[test]
+fn m4_memory_claims_from_footprints_and_stacks() {
+    let Some(dir) = shared() else { return };
+    let with_stack = |imp: &str, alg: &str, op: Op, ns: f64, stack: usize| {
+        let mut r = row(imp, alg, op, ns);
+        r.stack_bytes = Some(stack);
+        r
+    };
+    let mut results = Vec::new();
+    // PQClean: ML-DSA-44 peaks at 40,000 B of stack, Falcon-512 at 24,000 (ratio ~0.6).
+    for (alg, stack, verify_ns) in [
+        ("ml-dsa-44", 40_000, 2.0e6),
+        ("ml-dsa-65", 66_000, 3.0e6),
+        ("falcon-512", 24_000, 1.0e6),
+        ("falcon-1024", 44_000, 2.5e6),
+    ] {
+        for imp in ["pqclean", crate::ours::PQLAB] {
+            results.push(with_stack(imp, alg, Op::Sign, 5e6, stack));
+            results.push(with_stack(imp, alg, Op::Verify, verify_ns, stack / 4));
+        }
+    }
+    let mut r = report(results);
+    r.sizes = [
+        ("ml-dsa-44", 1312),
+        ("ml-dsa-65", 1952),
+        ("falcon-512", 897),
+        ("falcon-1024", 1793),
+    ]
+    .map(|(alg, pk)| crate::run::SizeRow {
+        implementation: "pqclean".into(),
+        alg: alg.into(),
+        public_key: pk,
+        secret_key: 0,
+        signature: Some(1),
+        ciphertext: None,
+        public_plus_output: pk + 1,
+        signature_varies: false,
+        signature_mean: None,
+        signature_bound: None,
+    })
+    .to_vec();
+    let fp = |imp: &str, alg: &str, flash: u64| crate::run::FootprintRow {
+        implementation: imp.into(),
+        alg: alg.into(),
+        config: None,
+        flash,
+        ram: 1_000,
+    };
+    r.footprints = vec![
+        fp("pqclean", "ml-dsa-44", 47_000),
+        fp("pqclean", "ml-dsa-65", 57_000),
+        fp("pqclean", "falcon-512", 61_000),
+        fp("pqclean", "falcon-1024", 66_000),
+        fp(crate::ours::PQLAB, "ml-dsa-44", 200_000),
+    ];
+    let p = published(&r, Scope::CortexM4, &dir);
+    let stem = "m4-dilithium-falcon";
+    // c16: 41,000 and 67,000 B against 41,764 and 68,220.
+    let c16 = find(&p, stem, "c16");
+    assert_eq!(c16.verdict, Verdict::Confirms, "{c16:?}");
+    assert!(
+        c16.measured
+            .as_deref()
+            .unwrap_or("")
+            .contains("PQClean 41000"),
+        "{c16:?}"
+    );
+    assert_eq!(find(&p, stem, "c17").verdict, Verdict::Confirms);
+    // c18: 47 and 61 KB against 48 and 62 (pqlab's 200 KB is shown, not judged).
+    let c18 = find(&p, stem, "c18");
+    assert_eq!(c18.verdict, Verdict::Confirms, "{c18:?}");
+    assert!(
+        c18.measured.as_deref().unwrap_or("").contains("pqlab 200"),
+        "{c18:?}"
+    );
+    // c19: Falcon-512 the most economical (62 + 25 KB).
+    assert_eq!(find(&p, stem, "c19").verdict, Verdict::Confirms);
+    // c20: over the four signature parameter sets measured.
+    let c20 = find(&p, stem, "c20");
+    assert_ne!(c20.verdict, Verdict::NotMeasurable, "{c20:?}");
+    // Twice the flash: contradicted; no PQClean: not measurable.
+    for f in &mut r.footprints {
+        f.flash *= 2;
+    }
+    let p = published(&r, Scope::CortexM4, &dir);
+    assert_eq!(find(&p, stem, "c18").verdict, Verdict::Contradicts);
+    r.results.retain(|x| x.implementation != "pqclean");
+    r.footprints.retain(|x| x.implementation != "pqclean");
+    let p = published(&r, Scope::CortexM4, &dir);
+    assert_eq!(find(&p, stem, "c16").verdict, Verdict::NotMeasurable);
+}

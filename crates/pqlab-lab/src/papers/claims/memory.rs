@@ -89,34 +89,8 @@ pub(super) fn claim(report: &Report, q: &Quantity) -> Option<Outcome> {
         Some(kb(ram_total(report, imp, alg)?) + kb(footprint(report, imp, alg)?.0))
     };
     Some(match q.metric.as_str() {
-        "ram_total_bytes" => {
-            let checks = values(q)
-                .into_iter()
-                .map(|(alg, p)| {
-                    bytes_check(
-                        &format!("{alg} peak RAM (stack + static) B"),
-                        ram(PQCLEAN, &alg),
-                        ram(crate::ours::PQLAB, &alg),
-                        p,
-                    )
-                })
-                .collect();
-            combine(checks, "")
-        }
-        "flash_bytes" => {
-            let checks = values(q)
-                .into_iter()
-                .map(|(alg, p)| {
-                    bytes_check(
-                        &format!("{alg} flash KB"),
-                        flash_kb(PQCLEAN, &alg),
-                        flash_kb(crate::ours::PQLAB, &alg),
-                        p,
-                    )
-                })
-                .collect();
-            combine(checks, "")
-        }
+        "ram_total_bytes" => per_alg(q, "peak RAM (stack + static) B", &ram),
+        "flash_bytes" => per_alg(q, "flash KB", &flash_kb),
         "ram_plus_flash_kb" => ram_plus_flash(q, &total_kb),
         "ram_total_ratio" => {
             let (Some(a), Some(b), Some(p)) = (
@@ -151,21 +125,27 @@ pub(super) fn claim(report: &Report, q: &Quantity) -> Option<Outcome> {
     })
 }
 
+/// Every published per-algorithm figure against `figure(implementation, alg)`.
+fn per_alg(q: &Quantity, what: &str, figure: &dyn Fn(&str, &str) -> Option<f64>) -> Outcome {
+    let checks = values(q)
+        .into_iter()
+        .map(|(alg, p)| {
+            bytes_check(
+                &format!("{alg} {what}"),
+                figure(PQCLEAN, &alg),
+                figure(crate::ours::PQLAB, &alg),
+                p,
+            )
+        })
+        .collect();
+    combine(checks, "")
+}
+
 /// c19: every published total within a factor of 1.5 (PQClean), and the published most
 /// economical scheme is PQClean's smallest total among those measured.
 fn ram_plus_flash(q: &Quantity, total_kb: &dyn Fn(&str, &str) -> Option<f64>) -> Outcome {
     let published = values(q);
-    let mut checks: Vec<Outcome> = published
-        .iter()
-        .map(|(alg, p)| {
-            bytes_check(
-                &format!("{alg} RAM + flash KB"),
-                total_kb(PQCLEAN, alg),
-                total_kb(crate::ours::PQLAB, alg),
-                *p,
-            )
-        })
-        .collect();
+    let mut checks = vec![per_alg(q, "RAM + flash KB", total_kb)];
     let smallest = |imp: &str| {
         published
             .iter()
@@ -187,42 +167,6 @@ fn ram_plus_flash(q: &Quantity, total_kb: &dyn Fn(&str, &str) -> Option<f64>) ->
         });
     }
     combine(checks, "")
-}
-
-/// Spearman's rank correlation of two samples (average ranks for ties).
-pub(crate) fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
-    fn ranks(v: &[f64]) -> Vec<f64> {
-        let mut idx: Vec<usize> = (0..v.len()).collect();
-        idx.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
-        let mut r = vec![0.0; v.len()];
-        let mut i = 0;
-        while i < idx.len() {
-            let mut j = i;
-            while j + 1 < idx.len() && v[idx[j + 1]] == v[idx[i]] {
-                j += 1;
-            }
-            let avg = (i + j) as f64 / 2.0 + 1.0;
-            for &k in &idx[i..=j] {
-                r[k] = avg;
-            }
-            i = j + 1;
-        }
-        r
-    }
-    if x.len() != y.len() || x.len() < 3 {
-        return None;
-    }
-    let (rx, ry) = (ranks(x), ranks(y));
-    let n = x.len() as f64;
-    let mean = (n + 1.0) / 2.0;
-    let cov: f64 = rx
-        .iter()
-        .zip(&ry)
-        .map(|(a, b)| (a - mean) * (b - mean))
-        .sum();
-    let var = |r: &[f64]| r.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>();
-    let d = (var(&rx) * var(&ry)).sqrt();
-    (d > 0.0).then(|| cov / d)
 }
 
 /// c20: Spearman's rho between public-key size and verification time over the signature
@@ -253,7 +197,7 @@ fn spearman_claim(report: &Report, q: &Quantity) -> Outcome {
         sample = pick(imp);
     }
     let (names, xs, ys) = sample;
-    let Some(rho) = spearman(&xs, &ys) else {
+    let Some(rho) = crate::stats::spearman(&xs, &ys).map(|t| t.statistic) else {
         return not_measurable(format!(
             "fewer than three signature parameter sets measured ({})",
             names.join(", ")
@@ -273,23 +217,5 @@ fn spearman_claim(report: &Report, q: &Quantity) -> Outcome {
         reason: "same sign and within 0.3 of the published coefficient (the study's own \
                  Tables 1-2 give 0.6 over its four pairs)"
             .into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::spearman;
-
-    #[test]
-    fn spearman_of_known_samples() {
-        let x = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!(spearman(&x, &[2.0, 4.0, 6.0, 8.0, 10.0]), Some(1.0));
-        assert_eq!(spearman(&x, &[5.0, 4.0, 3.0, 2.0, 1.0]), Some(-1.0));
-        // d = (0, 0, 1, -1, 0): rho = 1 - 6 * 2 / (5 * 24) = 0.9.
-        let r = spearman(&x, &[1.0, 2.0, 4.0, 3.0, 5.0]).expect("rho");
-        assert!((r - 0.9).abs() < 1e-12, "{r}");
-        // Ties take the average rank; two points are too few.
-        assert!(spearman(&x, &[1.0, 1.0, 2.0, 3.0, 4.0]).expect("rho") > 0.9);
-        assert_eq!(spearman(&[1.0, 2.0], &[1.0, 2.0]), None);
     }
 }
