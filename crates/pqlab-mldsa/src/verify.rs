@@ -42,6 +42,10 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     mu: &[u8; 64],
     sig: &[u8],
 ) -> bool {
+    #[cfg(feature = "small-memory")]
+    if let T1::Encoded(pk) = t1 {
+        return crate::verify_small::verify_mu_encoded::<P, B>(rho, pk, mu, sig);
+    }
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma) (Algorithm 27), z and h decoded where
     // they are used.
     let (c_tilde, rest) = sig.split_at(P::C_TILDE_LEN);

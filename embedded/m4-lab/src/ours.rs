@@ -179,8 +179,24 @@ mod alg {
             rng.bytes()
         }
 
+        #[cfg(not(feature = "small-memory"))]
         fn keygen(xi: &[u8; 32]) -> impl Sized {
             SigningKey::<P>::encoded_pair_from_seed(xi)
+        }
+
+        /// As PQClean's crypto_sign_keypair: the encoded keys written in place (into the
+        /// returned arrays, which live in the caller's frame, above the painted window).
+        #[cfg(feature = "small-memory")]
+        fn keygen(xi: &[u8; 32]) -> impl Sized {
+            use pqlab_mldsa::{ByteArray, ParameterSet};
+            let mut keys = (
+                <P as ParameterSet>::PkBytes::zeroed(),
+                <P as ParameterSet>::SkBytes::zeroed(),
+            );
+            // The buffers have the encodings' lengths: it cannot fail.
+            let done = pqlab_mldsa::key_gen_encoded::<P>(xi, keys.0.as_mut(), keys.1.as_mut());
+            debug_assert!(done.is_ok());
+            keys
         }
 
         fn sign(f: usize, msg: &[u8], rnd: &[u8; 32]) -> Option<Signature<P>> {
