@@ -12,7 +12,10 @@ use crate::backend::dispatch;
 use crate::error::check_len;
 use crate::keygen::key_gen_bytes;
 use crate::params::ParameterSet;
+#[cfg(not(feature = "small-memory"))]
 use crate::verify::{T1, verify_mu_with};
+#[cfg(feature = "small-memory")]
+use crate::verify_small::verify_mu_encoded;
 
 /// FIPS 204, Algorithm 3: ML-DSA.Verify(pk, M, sigma, ctx) on the encoded `pk` (pkEncode,
 /// Algorithm 22) and `sig` (sigEncode, Algorithm 26): tr = H(pk, 64), mu = H(tr || M', 64)
@@ -29,16 +32,29 @@ pub fn verify_encoded<P: ParameterSet>(
 ) -> Result<(), Error> {
     check_len("public key", pk, P::PK_LEN)?;
     check_len("signature", sig, P::SIG_LEN)?;
-    let tr = crate::encode::hash_public_key(pk);
-    let mu = crate::mu::mu_pure(&tr, msg, ctx)?;
-    let mut rho = [0u8; 32];
-    rho.copy_from_slice(&pk[..32]);
-    let t1 = T1::Encoded(pk);
-    if dispatch!(B => verify_mu_with::<P, B>(&rho, t1, &mu, sig)) {
+    let mu = mu_of_encoded_key(pk, msg, ctx)?;
+    #[cfg(not(feature = "small-memory"))]
+    let valid = {
+        let mut rho = [0u8; 32];
+        rho.copy_from_slice(&pk[..32]);
+        dispatch!(B => verify_mu_with::<P, B>(&rho, T1::Encoded(pk), &mu, sig))
+    };
+    #[cfg(feature = "small-memory")]
+    let valid = dispatch!(B => verify_mu_encoded::<P, B>(pk, &mu, sig));
+    if valid {
         Ok(())
     } else {
         Err(Error::InvalidSignature)
     }
+}
+
+/// FIPS 204, Algorithm 3 lines 5 and 6 (with Algorithm 8 line 6): mu = H(H(pk, 64) || M', 64),
+/// M' = 0 || |ctx| || ctx || M. Not inlined, so that tr lives in a frame of its own that is gone
+/// before the verification proper.
+#[inline(never)]
+fn mu_of_encoded_key(pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+    let tr = crate::encode::hash_public_key(pk);
+    crate::mu::mu_pure(&tr, msg, ctx)
 }
 
 /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(xi), into the caller's buffers: `pk` receives

@@ -68,11 +68,7 @@ fn rej_ntt_poly_into<B: Ops>(seed: &[u8; 34], a: &mut Poly) {
 #[cfg(feature = "small-memory")]
 pub(crate) fn rej_ntt_poly_each(rho: &[u8; 32], r: usize, s: usize, mut f: impl FnMut(usize, i32)) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
-    let mut seed = [0u8; 34];
-    seed[..32].copy_from_slice(rho);
-    seed[32] = s as u8;
-    seed[33] = r as u8;
-    let mut reader = Shake128::reader_of_parts(&[&seed]);
+    let mut reader = Shake128::reader_of_parts(&[rho, &[s as u8, r as u8]]);
     let mut buf = [0u8; 24];
     let mut j = 0;
     while j < 256 {

@@ -18,7 +18,9 @@ use crate::sample::sample_in_ball;
 pub(crate) enum T1<'a> {
     /// NTT(t1\[i\] * 2^d) for every row, precomputed.
     Hat(&'a [Poly]),
-    /// pk = pkEncode(rho, t1) (FIPS 204, Algorithm 22), t1 unpacked and transformed per row.
+    /// pk = pkEncode(rho, t1) (FIPS 204, Algorithm 22), t1 unpacked and transformed per row
+    /// (under `small-memory`, `verify_encoded` takes its own path instead).
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
     Encoded(&'a [u8]),
 }
 
@@ -42,10 +44,6 @@ pub(crate) fn verify_mu_with<P: ParameterSet, B: Ops>(
     mu: &[u8; 64],
     sig: &[u8],
 ) -> bool {
-    #[cfg(feature = "small-memory")]
-    if let T1::Encoded(pk) = t1 {
-        return crate::verify_small::verify_mu_encoded::<P, B>(rho, pk, mu, sig);
-    }
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma) (Algorithm 27), z and h decoded where
     // they are used.
     let (c_tilde, rest) = sig.split_at(P::C_TILDE_LEN);

@@ -30,6 +30,7 @@ impl BallList {
     /// FIPS 204, Algorithm 29: SampleInBall(rho) for the public rho = c_tilde, the textbook
     /// loop of [`crate::sample::sample_in_ball`] on the list: line 9 (c_i = c_j) moves the
     /// entry at position j, if any, to position i, and line 10 adds an entry at j.
+    #[inline(never)]
     fn sample<P: ParameterSet>(c_tilde: &[u8]) -> Self {
         let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
         let mut c = BallList {
@@ -89,6 +90,7 @@ impl BallList {
 /// FIPS 204, Algorithm 21 (HintBitUnpack) checks alone, on every row: the counts are
 /// non-decreasing and at most omega, each row's indices strictly increase, and the unused
 /// index bytes are zero. `false` for ⊥.
+#[inline(never)]
 fn hints_well_formed<P: ParameterSet>(y: &[u8]) -> bool {
     let mut first = 0;
     for i in 0..P::K {
@@ -106,6 +108,7 @@ fn hints_well_formed<P: ParameterSet>(y: &[u8]) -> bool {
 
 /// FIPS 204, Algorithm 40: UseHint on every coefficient of the row w (in [0, q)), with the
 /// hint's ones at the (strictly increasing) positions `ones`.
+#[inline(never)]
 fn use_hints<P: ParameterSet>(ones: &[u8], w: &mut Poly) {
     const G88: i32 = (Q - 1) / 88;
     const G32: i32 = (Q - 1) / 32;
@@ -122,6 +125,7 @@ fn use_hints<P: ParameterSet>(ones: &[u8], w: &mut Poly) {
 
 /// FIPS 204, Algorithm 28 (w1Encode) of one row w1, absorbed into `h` 64 coefficients
 /// (at most 48 bytes) at a time.
+#[inline(never)]
 fn absorb_w1<P: ParameterSet>(w1: &Poly, h: &mut Shake256) {
     let mut bytes = [0u8; 48];
     for chunk in w1.0.chunks_exact(64) {
@@ -141,41 +145,63 @@ fn absorb_w1<P: ParameterSet>(w1: &Poly, h: &mut Shake256) {
 }
 
 /// FIPS 204, Algorithm 8 lines 7 to 14 with mu given, on `pk` (pkEncode) and `sig` (sigEncode)
-/// of the parameter set's lengths, in small memory. Row i of w'_approx: for each column j, z_j
-/// is unpacked from the signature and transformed, and A_hat\[i\]\[j\] o NTT(z_j) accumulated
-/// as the entry is sampled ([`entry_times_column`]); then NTT^-1, minus c t1\[i\] 2^d by
-/// schoolbook from the packed t1 row and the sparse c ([`BallList::sub_times_t1`]), UseHint
-/// from the packed hint indices, and w1Encode absorbed into the c_tilde hash.
+/// of the parameter set's lengths, in small memory: the checks of the hints and of ||z||, and
+/// c = SampleInBall(c_tilde), each in a frame of its own, then the rows ([`rows_match`]).
+#[inline(never)]
 pub(crate) fn verify_mu_encoded<P: ParameterSet, B: Ops>(
-    rho: &[u8; 32],
     pk: &[u8],
     mu: &[u8; 64],
     sig: &[u8],
 ) -> bool {
+    // Line 1: pkDecode(pk) (Algorithm 23), rho and t1 read where they are used.
+    let Ok(rho) = <&[u8; 32]>::try_from(&pk[..32]) else {
+        return false;
+    };
     // Lines 2 to 4: (c_tilde, z, h) = sigDecode(sigma) (Algorithm 27), decoded where used.
     let (c_tilde, rest) = sig.split_at(P::C_TILDE_LEN);
-    let z_len = 32 * P::GAMMA1_BITS;
-    let (z_packed, h_packed) = rest.split_at(P::L * z_len);
+    let (z_packed, h_packed) = rest.split_at(P::L * 32 * P::GAMMA1_BITS);
     // Line 4 (h = ⊥ fails) and line 13 (||z|| < gamma1 - beta), checked first.
-    if !hints_well_formed::<P>(h_packed) {
+    if !hints_well_formed::<P>(h_packed) || !z_in_range::<P, B>(z_packed) {
         return false;
-    }
-    let (mut w, mut col) = (Poly::ZERO, Poly::ZERO);
-    for chunk in z_packed.chunks_exact(z_len) {
-        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut col.0);
-        if col.norm_exceeds::<B>(P::GAMMA1 - P::BETA) {
-            return false;
-        }
     }
     // Line 9: c = SampleInBall(c_tilde).
     let c = BallList::sample::<P>(c_tilde);
+    rows_match::<P, B>(rho, pk, mu, c_tilde, z_packed, h_packed, &c)
+}
 
-    // Lines 10 to 12, row by row.
+/// FIPS 204, Algorithm 8 line 13: every coefficient of z below gamma1 - beta in absolute value,
+/// one column of `z_packed` at a time.
+#[inline(never)]
+fn z_in_range<P: ParameterSet, B: Ops>(z_packed: &[u8]) -> bool {
+    let mut z = Poly::ZERO;
+    z_packed.chunks_exact(32 * P::GAMMA1_BITS).all(|chunk| {
+        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
+        !z.norm_exceeds::<B>(P::GAMMA1 - P::BETA)
+    })
+}
+
+/// FIPS 204, Algorithm 8 lines 10 to 12 and 14, row by row. Row i of w'_approx: for each column
+/// j, z_j is unpacked from the signature and transformed, and A_hat\[i\]\[j\] o NTT(z_j)
+/// accumulated as the entry is sampled ([`entry_times_column`]); then NTT^-1, minus
+/// c t1\[i\] 2^d by schoolbook from the packed t1 row and the sparse c
+/// ([`BallList::sub_times_t1`]), UseHint from the packed hint indices, and w1Encode absorbed
+/// into the c_tilde hash. Two polynomials and one absorbing Keccak state.
+#[inline(never)]
+fn rows_match<P: ParameterSet, B: Ops>(
+    rho: &[u8; 32],
+    pk: &[u8],
+    mu: &[u8; 64],
+    c_tilde: &[u8],
+    z_packed: &[u8],
+    h_packed: &[u8],
+    c: &BallList,
+) -> bool {
+    let (mut w, mut col) = (Poly::ZERO, Poly::ZERO);
     let mut h = Shake256::new();
     h.absorb(mu);
     let mut first = 0;
     for i in 0..P::K {
-        for (j, chunk) in z_packed.chunks_exact(z_len).enumerate() {
+        for (j, chunk) in z_packed.chunks_exact(32 * P::GAMMA1_BITS).enumerate() {
             B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut col.0);
             col.ntt::<B>();
             entry_times_column(rho, i, j, &col, &mut w);
@@ -190,7 +216,16 @@ pub(crate) fn verify_mu_encoded<P: ParameterSet, B: Ops>(
         first = end;
         absorb_w1::<P>(&w, &mut h);
     }
+    c_tilde_matches(&mut h, c_tilde)
+}
+
+/// FIPS 204, Algorithm 8 lines 12 and 14: c_tilde' = H(mu || w1Encode(w1'), lambda / 4) from
+/// the absorbed `h`, compared with `c_tilde` (in its own frame, after the rows).
+#[inline(never)]
+fn c_tilde_matches(h: &mut Shake256, c_tilde: &[u8]) -> bool {
     let mut c_tilde_prime = [0u8; 64];
-    h.finalize().squeeze(&mut c_tilde_prime[..P::C_TILDE_LEN]);
-    bool::from(c_tilde.ct_eq(&c_tilde_prime[..P::C_TILDE_LEN]))
+    core::mem::take(h)
+        .finalize()
+        .squeeze(&mut c_tilde_prime[..c_tilde.len()]);
+    bool::from(c_tilde.ct_eq(&c_tilde_prime[..c_tilde.len()]))
 }
