@@ -36,8 +36,10 @@ mod sparse;
 #[cfg(feature = "reduction-study")]
 pub mod study;
 mod verify;
+#[cfg(feature = "small-memory")]
+mod verify_small;
 
-pub use encoded::verify_encoded;
+pub use encoded::{key_gen_encoded, verify_encoded};
 pub use error::Error;
 pub use expanded::ExpandedSigningKey;
 pub use keys::{Signature, SignatureBytes, SigningKey, VerifyingKey};

@@ -7,6 +7,8 @@ use zeroize::Zeroize;
 use crate::backend::Ops;
 use crate::params::MAX_L;
 use crate::sample::expand_a_batches;
+#[cfg(feature = "small-memory")]
+use crate::sample::rej_ntt_poly_each;
 
 /// A polynomial with 256 coefficients, in the normal or the NTT domain (the caller knows which).
 /// (`pub` only so that the storage types of in [`crate::ParameterSet`]; the module is private.)
@@ -176,4 +178,25 @@ pub(crate) fn matrix_rows<B: Ops>(
     acc.zeroize();
     part.zeroize();
     col.zeroize();
+}
+
+/// One term of a row of FIPS 204, Algorithm 48 (MatrixVectorNTT) with A_hat\[r\]\[s\]
+/// (Algorithm 32) streamed coefficient by coefficient ([`rej_ntt_poly_each`]) into the
+/// product: acc = A_hat\[r\]\[s\] o v_hat * 2^-32 for s = 0, acc += that product after
+/// (|acc| < (s + 1) q). The entry of A_hat is never held: the `small-memory` form, one
+/// accumulator and one column instead of a batch of entries. Indices and the branch on `s`
+/// are public; `v_hat` may be secret (it is only multiplied).
+#[cfg(feature = "small-memory")]
+pub(crate) fn entry_times_column(rho: &[u8; 32], r: usize, s: usize, v_hat: &Poly, acc: &mut Poly) {
+    use pqlab_arith::mldsa::montgomery_reduce;
+    let (acc, v) = (&mut acc.0, &v_hat.0);
+    if s == 0 {
+        rej_ntt_poly_each(rho, r, s, |j, a| {
+            acc[j] = montgomery_reduce(i64::from(a) * i64::from(v[j]));
+        });
+    } else {
+        rej_ntt_poly_each(rho, r, s, |j, a| {
+            acc[j] += montgomery_reduce(i64::from(a) * i64::from(v[j]));
+        });
+    }
 }

@@ -60,6 +60,29 @@ fn rej_ntt_poly_into<B: Ops>(seed: &[u8; 34], a: &mut Poly) {
     }
 }
 
+/// FIPS 204, Algorithm 30: RejNTTPoly(rho) for the seed rho || IntegerToBytes(s, 1) ||
+/// IntegerToBytes(r, 1) of entry A_hat\[r\]\[s\] (Algorithm 32), streamed coefficient by
+/// coefficient: `f(j, a_j)` for j = 0 to 255 in order, from one Keccak state squeezed 24 bytes
+/// (eight candidates of Algorithm 14: CoeffFromThreeBytes) at a time, so that the entry is
+/// never held (the `small-memory` matrix of Greconici, Kannwischer and Sprenkels). Public data.
+#[cfg(feature = "small-memory")]
+pub(crate) fn rej_ntt_poly_each(rho: &[u8; 32], r: usize, s: usize, mut f: impl FnMut(usize, i32)) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let mut reader = Shake128::reader_of_parts(&[rho, &[s as u8, r as u8]]);
+    let mut buf = [0u8; 24];
+    let mut j = 0;
+    while j < 256 {
+        reader.squeeze(&mut buf);
+        for c in buf.chunks_exact(3) {
+            let a = i32::from(c[0]) | (i32::from(c[1]) << 8) | ((i32::from(c[2]) & 0x7f) << 16);
+            if a < crate::params::Q && j < 256 {
+                f(j, a);
+                j += 1;
+            }
+        }
+    }
+}
+
 /// FIPS 204, Algorithm 30: RejNTTPoly(rho), returned (the test reference).
 #[cfg(test)]
 pub(crate) fn rej_ntt_poly<B: Ops>(seed: &[u8; 34]) -> Poly {
@@ -321,6 +344,25 @@ mod tests {
             let mut want = [0i32; 256];
             bit_unpack(&buf[..len], P::GAMMA1_BITS, P::GAMMA1, &mut want);
             assert_eq!(y.0, want, "{} ExpandMask {r}", P::NAME);
+        }
+    }
+
+    /// The streamed entry equals the whole one (Algorithm 30), coefficient by coefficient.
+    #[cfg(feature = "small-memory")]
+    #[test]
+    fn streamed_entry_equals_rej_ntt_poly() {
+        let rho = [9u8; 32];
+        for (r, s) in [(0, 0), (3, 2), (7, 6)] {
+            let want = expand_a_entry::<Portable>(&rho, r, s);
+            let mut got = Poly([-1; 256]);
+            let mut next = 0;
+            rej_ntt_poly_each(&rho, r, s, |j, a| {
+                assert_eq!(j, next);
+                next += 1;
+                got.0[j] = a;
+            });
+            assert_eq!(next, 256);
+            assert_eq!(got, want, "entry ({r}, {s})");
         }
     }
 

@@ -149,7 +149,11 @@ fn sig_call<S: Signatures>(op: &str, rng: &mut Rng, f: usize) -> Result<Measured
 
 #[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87"))]
 mod alg {
-    use pqlab_mldsa::{ExpandedSigningKey, Signature, SigningKey, VerifyingKey};
+    use core::cell::RefCell;
+
+    use pqlab_mldsa::{
+        ByteArray, ExpandedSigningKey, ParameterSet, Signature, SigningKey, VerifyingKey,
+    };
 
     use super::fixtures::{MSG, PK, SIG, SK};
     use super::{Measured, Rng, Signatures};
@@ -165,22 +169,46 @@ mod alg {
     /// ML-DSA (FIPS 204), with an empty context.
     struct MlDsa;
 
+    /// Key generation's seed xi, with the buffers that the small-memory image's key
+    /// generation writes the encoded keys into (made by [`Signatures::seed`] outside the
+    /// measured call, as PQClean's caller owns crypto_sign_keypair's buffers).
+    struct KeygenIo {
+        xi: [u8; 32],
+        #[cfg_attr(not(feature = "small-memory"), allow(dead_code))]
+        pk: RefCell<<P as ParameterSet>::PkBytes>,
+        #[cfg_attr(not(feature = "small-memory"), allow(dead_code))]
+        sk: RefCell<<P as ParameterSet>::SkBytes>,
+    }
+
     impl Signatures for MlDsa {
-        type Seed = [u8; 32];
+        type Seed = KeygenIo;
         type Rnd = [u8; 32];
         type Signature = Signature<P>;
         type Expanded = ExpandedSigningKey<P>;
 
-        fn seed(rng: &mut Rng) -> [u8; 32] {
-            rng.bytes()
+        fn seed(rng: &mut Rng) -> KeygenIo {
+            KeygenIo {
+                xi: rng.bytes(),
+                pk: RefCell::new(ByteArray::zeroed()),
+                sk: RefCell::new(ByteArray::zeroed()),
+            }
         }
 
         fn rnd(rng: &mut Rng) -> [u8; 32] {
             rng.bytes()
         }
 
-        fn keygen(xi: &[u8; 32]) -> impl Sized {
-            SigningKey::<P>::encoded_pair_from_seed(xi)
+        #[cfg(not(feature = "small-memory"))]
+        fn keygen(io: &KeygenIo) -> impl Sized {
+            SigningKey::<P>::encoded_pair_from_seed(&io.xi)
+        }
+
+        /// As PQClean's crypto_sign_keypair: the encoded keys written in place, into the
+        /// buffers of `io` (in the caller's frame, above the painted window).
+        #[cfg(feature = "small-memory")]
+        fn keygen(io: &KeygenIo) -> impl Sized {
+            let (mut pk, mut sk) = (io.pk.borrow_mut(), io.sk.borrow_mut());
+            pqlab_mldsa::key_gen_encoded::<P>(&io.xi, pk.as_mut(), sk.as_mut()).is_ok()
         }
 
         fn sign(f: usize, msg: &[u8], rnd: &[u8; 32]) -> Option<Signature<P>> {

@@ -69,6 +69,8 @@ pub(crate) trait Ops {
     fn rej_eta(eta: u32, buf: &[u8], out: &mut [i32]) -> usize;
 
     /// FIPS 204, Algorithm 35: Power2Round of every coefficient of `t` (in [0, q)): t1 and t0.
+    // Unused under `small-memory`, whose key generation rounds in place (keygen.rs).
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
     fn power2round(t: &Coeffs, t1: &mut Coeffs, t0: &mut Coeffs);
 
     /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)) for

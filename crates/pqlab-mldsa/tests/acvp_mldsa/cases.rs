@@ -31,7 +31,13 @@ fn keygen_case<P: ParameterSet>(test: &Value, want: &Value) -> Result<(), String
     )?;
     ensure(sk.seed() == Some(&seed), || {
         "the key does not keep its seed".into()
-    })
+    })?;
+    // The same keys written into buffers by the encoded-key interface (PQClean's API).
+    let (mut pk, mut sk) = ([0u8; 2592], [0u8; 4896]);
+    let (pk, sk) = (&mut pk[..P::PK_LEN], &mut sk[..P::SK_LEN]);
+    pqlab_mldsa::key_gen_encoded::<P>(&seed, pk, sk).map_err(|e| format!("{e:?}"))?;
+    ensure_eq_bytes("key_gen_encoded public key", pk, &hex_field(want, "pk"))?;
+    ensure_eq_bytes("key_gen_encoded secret key", sk, &hex_field(want, "sk"))
 }
 
 /// ACVP keyGen: every case must pass.
