@@ -51,9 +51,8 @@ fn small_to_fft<B: Ops, const N: usize>(out: &mut [Fpr; N], x: &[i8; N], logn: u
 impl<const N: usize> ExpandedKey<N> {
     /// Falcon spec v1.2, Algorithm 8 (steps 1 to 6): expands a secret key.
     ///
-    /// The key is built where it is returned and its 6 n values of scratch live in a separate
-    /// frame, so that the expansion needs the key plus 6 n values of memory (not two keys: on
-    /// a 128 KiB Cortex-M4, the 60 KiB key of Falcon-512 fits with its expansion only so).
+    /// The expansion's 6 n values of scratch live in a separate frame; to have the key built
+    /// in place and never copied, see [`SigningKey::with_expanded`].
     pub fn new(sk: &SigningKey<N>) -> Self {
         const { params::check_n(N) };
         let mut ek = ExpandedKey {
@@ -226,6 +225,21 @@ impl<const N: usize> SigningKey<N> {
     /// The expanded form of this key, for repeated signing.
     pub fn expand(&self) -> ExpandedKey<N> {
         ExpandedKey::new(self)
+    }
+
+    /// Runs `body` with the expanded form of this key, built in place in this call's frame and
+    /// wiped afterwards. Unlike [`Self::expand`], whose result the compiler may build in one
+    /// place and copy to another, the key is never moved: on a small device it is in memory
+    /// once (60 KiB for Falcon-512, 120 KiB for Falcon-1024), with the expansion's 6 n values
+    /// of scratch beside it while it is built.
+    pub fn with_expanded<R>(&self, body: impl FnOnce(&ExpandedKey<N>) -> R) -> R {
+        const { params::check_n(N) };
+        let mut ek = ExpandedKey {
+            b: [[Fpr::ZERO; N]; 4],
+            tree: [[Fpr::ZERO; N]; TREE_ROWS],
+        };
+        backend::dispatch!(B => ek.fill::<B>(self));
+        body(&ek)
     }
 }
 

@@ -259,8 +259,7 @@ mod alg {
 
         fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedKey<N>) -> R) -> Option<R> {
             let sk = SigningKey::<N>::decode(&SK[f]).ok()?;
-            let ek = sk.expand();
-            Some(body(&ek))
+            Some(sk.with_expanded(body))
         }
 
         fn sign_expanded(
