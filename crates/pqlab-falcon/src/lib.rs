@@ -28,7 +28,7 @@
 //! keys): key generation 53 / 96 KiB on x86-64, 43 / 81 KiB on the M4, most of it the
 //! solver's one workspace of 13 n words and 2 n floating-point values; signing with a plain
 //! [`SigningKey`] (the tree computed on the way in 8 n values) 44 / 80 KiB, on the M4 44 / 83
-//! KiB; signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 33 KiB for Falcon-512, beside
+//! KiB; signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 32 KiB for Falcon-512, beside
 //! the key itself (60 / 120 KiB; its tree array has one spare row for n = 512, so that both
 //! sizes share one type; [`SigningKey::with_expanded`] builds it in place, never copied);
 //! verification from a decoded [`VerifyingKey`] 5.7 / 10.7 KiB, and from the encoded key

@@ -134,7 +134,19 @@ impl<const N: usize> ExpandedKey<N> {
         seed: &[u8; SEED_LEN],
     ) -> Signature<N> {
         let c = hash_message(nonce, msg);
-        sign_loop(&c, nonce, seed, |samp, c| {
+        self.sign_tree_loop(&c, nonce, seed)
+    }
+
+    /// [`Self::sign_with_seed`] after HashToPoint, in its own frame (never inlined), so that
+    /// its 6 n values of scratch are not stacked on HashToPoint's (5 KiB on a Cortex-M4).
+    #[inline(never)]
+    fn sign_tree_loop(
+        &self,
+        c: &[u16; N],
+        nonce: &[u8; NONCE_LEN],
+        seed: &[u8; SEED_LEN],
+    ) -> Signature<N> {
+        sign_loop(c, nonce, seed, |samp, c| {
             self.try_sign::<backend::portable::Portable>(samp, c)
         })
     }
