@@ -28,9 +28,19 @@ pub(crate) fn modq_encode(h: &[u16], out: &mut [u8]) {
 
 /// Inverse of [`modq_encode`]: `data` must be exactly 14 n / 8 bytes, each value below q.
 pub(crate) fn modq_decode(data: &[u8], h: &mut [u16]) -> Result<(), Error> {
+    modq_decode_with(data, h.len(), |u, w| h[u] = w)
+}
+
+/// [`modq_decode`] of `n` values handing each value w (below q) to `put(u, w)` in order, so
+/// that it can land in any type (verification from the encoded key writes NTT lanes).
+pub(crate) fn modq_decode_with(
+    data: &[u8],
+    n: usize,
+    mut put: impl FnMut(usize, u16),
+) -> Result<(), Error> {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Encode);
     const WHAT: &str = "public key";
-    let need = 14 * h.len() / 8;
+    let need = 14 * n / 8;
     if data.len() != need {
         return Err(Error::InvalidLength {
             what: WHAT,
@@ -50,7 +60,7 @@ pub(crate) fn modq_decode(data: &[u8], h: &mut [u16]) -> Result<(), Error> {
             if w >= Q {
                 return Err(Error::CoefficientOutOfRange { what: WHAT });
             }
-            h[u] = w as u16;
+            put(u, w as u16);
             u += 1;
         }
     }

@@ -168,14 +168,15 @@ pub(crate) fn poly_adj_fft(a: &mut [Fpr]) {
     }
 }
 
-/// d = F adj(f) + G adj(g) (FFT representation).
-pub(crate) fn poly_add_muladj_fft(d: &mut [Fpr], ff: &[Fpr], gg: &[Fpr], f: &[Fpr], g: &[Fpr]) {
-    let hn = d.len() >> 1;
+/// ff = ff adj(f) + gg adj(g) in place (FFT representation; each point is read before it is
+/// written: the reference's poly_add_muladj_fft with its output on ff).
+pub(crate) fn poly_add_muladj_fft_in_place(ff: &mut [Fpr], gg: &[Fpr], f: &[Fpr], g: &[Fpr]) {
+    let hn = ff.len() >> 1;
     for u in 0..hn {
         let (a_re, a_im) = cmul(ff[u], ff[u + hn], f[u], f[u + hn].neg());
         let (b_re, b_im) = cmul(gg[u], gg[u + hn], g[u], g[u + hn].neg());
-        d[u] = a_re.add(b_re);
-        d[u + hn] = a_im.add(b_im);
+        ff[u] = a_re.add(b_re);
+        ff[u + hn] = a_im.add(b_im);
     }
 }
 

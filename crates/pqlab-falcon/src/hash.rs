@@ -29,14 +29,14 @@ pub(crate) fn shake_nonce_msg(nonce: &[u8; NONCE_LEN], msg: &[u8]) -> Shake256Re
 
 /// The SHAKE256 output read as 16-bit big-endian words, squeezed one rate-sized block at a
 /// time (the same byte stream as squeezing two bytes per word).
-struct Words<'a> {
+pub(crate) struct Words<'a> {
     rd: &'a mut Shake256Reader,
     buf: [u8; 136],
     pos: usize,
 }
 
 impl<'a> Words<'a> {
-    fn new(rd: &'a mut Shake256Reader) -> Self {
+    pub(crate) fn new(rd: &'a mut Shake256Reader) -> Self {
         Words {
             rd,
             buf: [0; 136],
@@ -45,7 +45,7 @@ impl<'a> Words<'a> {
     }
 
     #[inline]
-    fn next(&mut self) -> u32 {
+    pub(crate) fn next(&mut self) -> u32 {
         if self.pos == self.buf.len() {
             self.rd.squeeze(&mut self.buf);
             self.pos = 0;

@@ -50,6 +50,13 @@ impl<const N: usize> VerifyingKey<N> {
     /// 14 bits per coefficient; the length must be exact and every coefficient below q.
     pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
         const { params::check_n(N) };
+        let mut h = [0u16; N];
+        codec::modq_decode(Self::packed_h(bytes)?, &mut h)?;
+        Ok(Self::from_h(h))
+    }
+
+    /// The packed h of an encoded public key: the length and the header byte checked.
+    fn packed_h(bytes: &[u8]) -> Result<&[u8], Error> {
         const WHAT: &str = "public key";
         if bytes.len() != Self::ENCODED_LEN {
             return Err(Error::InvalidLength {
@@ -66,9 +73,24 @@ impl<const N: usize> VerifyingKey<N> {
                 actual: bytes[0],
             });
         }
-        let mut h = [0u16; N];
-        codec::modq_decode(&bytes[1..], &mut h)?;
-        Ok(Self::from_h(h))
+        Ok(&bytes[1..])
+    }
+
+    /// Verifies the encoded signature `sig` of `msg` under the encoded public key `pk` (Falcon
+    /// spec v1.2, Algorithm 16: Verify), as PQClean's `crypto_sign_verify` takes them, without
+    /// building a [`VerifyingKey`]: h is decoded straight into NTT lanes and c is streamed out
+    /// of SHAKE256 into the norm, so the call holds two arrays of n 16-bit values (2 KiB for
+    /// n = 512) instead of the four of decoding a key and then verifying. Same result and
+    /// same errors as `VerifyingKey::decode(pk)?.verify(msg, sig)`.
+    pub fn verify_encoded(pk: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        const { params::check_n(N) };
+        let packed = Self::packed_h(pk)?;
+        let ok = backend::dispatch!(B => crate::verify::verify_encoded::<B, N>(packed, msg, sig))?;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
     }
 
     /// Writes the encoded public key into `out` and returns its length ([`Self::ENCODED_LEN`]).
@@ -132,6 +154,13 @@ impl<const N: usize> Signature<N> {
     /// [`Self::MAX_LEN`] bytes.
     pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
         const { params::check_n(N) };
+        let (nonce, comp) = Self::split(bytes)?;
+        Self::from_compressed(nonce, comp)
+    }
+
+    /// The nonce and the compressed s2 of an encoded signature: the length and the header
+    /// byte checked.
+    pub(crate) fn split(bytes: &[u8]) -> Result<(&[u8; NONCE_LEN], &[u8]), Error> {
         const WHAT: &str = "signature";
         if bytes.len() > Self::MAX_LEN {
             return Err(Error::InvalidLength {
@@ -153,7 +182,7 @@ impl<const N: usize> Signature<N> {
         let Some((nonce, comp)) = rest.split_first_chunk::<NONCE_LEN>() else {
             return Err(Error::Truncated { what: WHAT });
         };
-        Self::from_compressed(nonce, comp)
+        Ok((nonce, comp))
     }
 
     /// Builds a signature from the nonce and the compressed s2 alone (the layout of the NIST

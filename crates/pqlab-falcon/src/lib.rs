@@ -22,13 +22,18 @@
 //! randomness. Its f, g sampling is constant time; NTRUSolve is not (its loop counts and
 //! sizes depend on the norms of f and g).
 //!
-//! `no_std`, no heap allocation: every buffer is on the stack. Peak stack measured by `pqlab
-//! compare` (x86-64, release build): key generation about 180 KiB (Falcon-512) and 200 KiB
-//! (Falcon-1024), most of it the solver's 128 KiB workspace; signing with a plain
-//! [`SigningKey`], which builds an [`ExpandedKey`] on the fly, about 150 KiB and 300 KiB;
-//! signing with an [`ExpandedKey`] made once about 34 KiB and 63 KiB; verification 5.4 KiB and
-//! 9.4 KiB. The expanded key itself is 120 KiB for n = 1024 and 60 KiB for
-//! n = 512 (its tree array has one spare row for n = 512, so that both sizes share one type).
+//! `no_std`, no heap allocation: every buffer is on the stack. Peak stack (Falcon-512 /
+//! Falcon-1024, release builds; measured by `pqlab compare`, on x86-64 and on the Cortex-M4
+//! image of `pqlab compare --target cortex-m4`, whose figures include decoding the encoded
+//! keys): key generation 53 / 96 KiB on x86-64, 43 / 81 KiB on the M4, most of it the
+//! solver's one workspace of 13 n words and 2 n floating-point values; signing with a plain
+//! [`SigningKey`] (the tree computed on the way in 8 n values) 44 / 80 KiB, on the M4 44 / 83
+//! KiB; signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 32 KiB for Falcon-512, beside
+//! the key itself (60 / 120 KiB; its tree array has one spare row for n = 512, so that both
+//! sizes share one type; [`SigningKey::with_expanded`] builds it in place, never copied);
+//! verification from a decoded [`VerifyingKey`] 5.7 / 10.7 KiB, and from the encoded key
+//! with [`VerifyingKey::verify_encoded`] (two arrays of n 16-bit values) 3.2 / 5.2 KiB on
+//! the M4.
 //!
 //! Verification: the NTT modulo q = 12289 and the norm check run on 16-bit lanes behind the
 //! back-end boundary of DESIGN §5 (`portable`, AVX2, AVX-512, picked once per call from

@@ -50,25 +50,30 @@ fn small_to_fft<B: Ops, const N: usize>(out: &mut [Fpr; N], x: &[i8; N], logn: u
 
 impl<const N: usize> ExpandedKey<N> {
     /// Falcon spec v1.2, Algorithm 8 (steps 1 to 6): expands a secret key.
+    ///
+    /// The expansion's 6 n values of scratch live in a separate frame; to have the key built
+    /// in place and never copied, see [`SigningKey::with_expanded`].
     pub fn new(sk: &SigningKey<N>) -> Self {
         const { params::check_n(N) };
-        backend::dispatch!(B => Self::new_with::<B>(sk))
-    }
-
-    /// [`Self::new`] with the kernels of `B`.
-    fn new_with<B: Ops>(sk: &SigningKey<N>) -> Self {
-        let logn = params::logn(N);
         let mut ek = ExpandedKey {
             b: [[Fpr::ZERO; N]; 4],
             tree: [[Fpr::ZERO; N]; TREE_ROWS],
         };
-        basis::<B, N>(sk, ek.b.each_mut());
+        backend::dispatch!(B => ek.fill::<B>(sk));
+        ek
+    }
+
+    /// [`Self::new`] with the kernels of `B`, into `self` (all zero).
+    #[inline(never)]
+    fn fill<B: Ops>(&mut self, sk: &SigningKey<N>) {
+        let logn = params::logn(N);
+        basis::<B, N>(sk, self.b.each_mut());
         let mut g = [[Fpr::ZERO; N]; 3];
         let mut tmp = [[Fpr::ZERO; N]; 3];
-        gram(ek.b.each_ref(), g.each_mut(), &mut tmp[0]);
+        gram(self.b.each_ref(), g.each_mut(), &mut tmp[0]);
         let [g00, g01, g11] = &g;
         ffldl_fft::<B>(
-            &mut ek.tree.as_flattened_mut()[..tree_size(logn)],
+            &mut self.tree.as_flattened_mut()[..tree_size(logn)],
             g00,
             g01,
             g11,
@@ -77,7 +82,6 @@ impl<const N: usize> ExpandedKey<N> {
         );
         g.zeroize();
         tmp.zeroize();
-        ek
     }
 
     /// One attempt of Algorithm 10, steps 3 to 9: the target, ffSampling, s = (t - z) B, and
@@ -130,7 +134,19 @@ impl<const N: usize> ExpandedKey<N> {
         seed: &[u8; SEED_LEN],
     ) -> Signature<N> {
         let c = hash_message(nonce, msg);
-        sign_loop(&c, nonce, seed, |samp, c| {
+        self.sign_tree_loop(&c, nonce, seed)
+    }
+
+    /// [`Self::sign_with_seed`] after HashToPoint, in its own frame (never inlined), so that
+    /// its 6 n values of scratch are not stacked on HashToPoint's (5 KiB on a Cortex-M4).
+    #[inline(never)]
+    fn sign_tree_loop(
+        &self,
+        c: &[u16; N],
+        nonce: &[u8; NONCE_LEN],
+        seed: &[u8; SEED_LEN],
+    ) -> Signature<N> {
+        sign_loop(c, nonce, seed, |samp, c| {
             self.try_sign::<backend::portable::Portable>(samp, c)
         })
     }
@@ -182,8 +198,21 @@ impl<const N: usize> SigningKey<N> {
     ) -> Signature<N> {
         const { params::check_n(N) };
         let c = hash_message(nonce, msg);
+        self.sign_dyn_loop(&c, nonce, seed)
+    }
+
+    /// [`Self::sign_with_seed`] after HashToPoint, in its own frame (never inlined): its 8 n
+    /// values of work area are then not stacked on the scratch of what ran before it
+    /// (decoding the key, the constant-time HashToPoint: 4 to 5 KiB each on a Cortex-M4).
+    #[inline(never)]
+    fn sign_dyn_loop(
+        &self,
+        c: &[u16; N],
+        nonce: &[u8; NONCE_LEN],
+        seed: &[u8; SEED_LEN],
+    ) -> Signature<N> {
         let mut work = DynWork::<N>::new();
-        let sig = backend::dispatch!(B => sign_loop(&c, nonce, seed, |samp, c| {
+        let sig = backend::dispatch!(B => sign_loop(c, nonce, seed, |samp, c| {
             sign_dyn::<B, N>(self, samp, c, &mut work)
         }));
         work.zeroize();
@@ -208,6 +237,21 @@ impl<const N: usize> SigningKey<N> {
     /// The expanded form of this key, for repeated signing.
     pub fn expand(&self) -> ExpandedKey<N> {
         ExpandedKey::new(self)
+    }
+
+    /// Runs `body` with the expanded form of this key, built in place in this call's frame and
+    /// wiped afterwards. Unlike [`Self::expand`], whose result the compiler may build in one
+    /// place and copy to another, the key is never moved: on a small device it is in memory
+    /// once (60 KiB for Falcon-512, 120 KiB for Falcon-1024), with the expansion's 6 n values
+    /// of scratch beside it while it is built.
+    pub fn with_expanded<R>(&self, body: impl FnOnce(&ExpandedKey<N>) -> R) -> R {
+        const { params::check_n(N) };
+        let mut ek = ExpandedKey {
+            b: [[Fpr::ZERO; N]; 4],
+            tree: [[Fpr::ZERO; N]; TREE_ROWS],
+        };
+        backend::dispatch!(B => ek.fill::<B>(self));
+        body(&ek)
     }
 }
 

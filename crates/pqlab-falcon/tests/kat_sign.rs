@@ -46,10 +46,19 @@ fn run_sign<const N: usize>(file: &str, logn: u8) {
             "#{}: expanded",
             k.count
         );
+        // And so does the key expanded in place.
+        assert_eq!(
+            sk.with_expanded(|ek| ek.sign_with_seed(msg, &nonce, &seed)),
+            sig,
+            "#{}: expanded in place",
+            k.count
+        );
         reproduced += 1;
     }
     assert_eq!(reproduced, 100);
-    println!("{file}: {reproduced} signatures reproduced (plain and expanded key)");
+    println!(
+        "{file}: {reproduced} signatures reproduced (plain, expanded and expanded-in-place key)"
+    );
 }
 
 #[test]

@@ -7,6 +7,19 @@ mod common;
 use pqlab_falcon::{Error, Signature, SigningKey, VerifyingKey};
 use pqlab_testutil::vectors::vectors_dir;
 
+/// `both(&vk, &k.pk, msg, sig)`, checked to equal [`VerifyingKey::verify_encoded`] from the encoded
+/// key `pk` (the streaming path: same result, same error).
+fn both<const N: usize>(
+    vk: &VerifyingKey<N>,
+    pk: &[u8],
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let r = vk.verify(msg, sig);
+    assert_eq!(VerifyingKey::<N>::verify_encoded(pk, msg, sig), r);
+    r
+}
+
 fn run_verify<const N: usize>(file: &str, logn: u8) {
     let Some(dir) = vectors_dir() else { return };
     let kats = common::load(&dir, file);
@@ -30,7 +43,7 @@ fn run_verify<const N: usize>(file: &str, logn: u8) {
         let sig = Signature::<N>::from_compressed(&nonce, comp).unwrap();
         assert_eq!(vk.verify_signature(msg, &sig), Ok(()), "#{}", k.count);
         let det = k.detached_sig(logn);
-        assert_eq!(vk.verify(msg, &det), Ok(()), "#{}", k.count);
+        assert_eq!(both(&vk, &k.pk, msg, &det), Ok(()), "#{}", k.count);
         let mut enc = vec![0u8; Signature::<N>::MAX_LEN];
         let len = sig.encode(&mut enc).unwrap();
         assert_eq!(&enc[..len], &det[..], "#{}: signature re-encoding", k.count);
@@ -38,11 +51,11 @@ fn run_verify<const N: usize>(file: &str, logn: u8) {
         // A different message fails.
         let mut other = msg.to_vec();
         other.push(0);
-        assert_eq!(vk.verify(&other, &det), Err(Error::InvalidSignature));
+        assert_eq!(both(&vk, &k.pk, &other, &det), Err(Error::InvalidSignature));
         if !msg.is_empty() {
             other = msg.to_vec();
             other[0] ^= 1;
-            assert_eq!(vk.verify(&other, &det), Err(Error::InvalidSignature));
+            assert_eq!(both(&vk, &k.pk, &other, &det), Err(Error::InvalidSignature));
         }
         ran += 1;
     }
@@ -71,17 +84,17 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     let vk = VerifyingKey::<N>::decode(&k.pk).unwrap();
     let msg = &k.msg;
     let sig = k.detached_sig(logn);
-    assert_eq!(vk.verify(msg, &sig), Ok(()));
+    assert_eq!(both(&vk, &k.pk, msg, &sig), Ok(()));
     let trunc = Error::Truncated { what: "signature" };
 
     // Empty, header only, header + partial nonce, nonce without s2.
-    assert_eq!(vk.verify(msg, &[]), Err(trunc));
-    assert_eq!(vk.verify(msg, &sig[..1]), Err(trunc));
-    assert_eq!(vk.verify(msg, &sig[..20]), Err(trunc));
-    assert_eq!(vk.verify(msg, &sig[..41]), Err(trunc));
+    assert_eq!(both(&vk, &k.pk, msg, &[]), Err(trunc));
+    assert_eq!(both(&vk, &k.pk, msg, &sig[..1]), Err(trunc));
+    assert_eq!(both(&vk, &k.pk, msg, &sig[..20]), Err(trunc));
+    assert_eq!(both(&vk, &k.pk, msg, &sig[..41]), Err(trunc));
     // Truncated by one byte (or more): the s2 data runs out, or the padding is wrong.
     for cut in [1, 2, 10, 100] {
-        let r = vk.verify(msg, &sig[..sig.len() - cut]);
+        let r = both(&vk, &k.pk, msg, &sig[..sig.len() - cut]);
         assert!(
             matches!(
                 r,
@@ -95,7 +108,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
         let mut v = sig.clone();
         v.push(extra);
         assert_eq!(
-            vk.verify(msg, &v),
+            both(&vk, &k.pk, msg, &v),
             Err(Error::TrailingBytes { what: "signature" })
         );
     }
@@ -103,7 +116,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     let mut long = sig.clone();
     long.resize(Signature::<N>::MAX_LEN + 1, 0);
     assert!(matches!(
-        vk.verify(msg, &long),
+        both(&vk, &k.pk, msg, &long),
         Err(Error::InvalidLength { .. })
     ));
     // Wrong header: the KAT's 0x20 + logn, the other degree, the public-key header.
@@ -111,7 +124,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
         let mut v = sig.clone();
         v[0] = h;
         assert_eq!(
-            vk.verify(msg, &v),
+            both(&vk, &k.pk, msg, &v),
             Err(Error::InvalidHeader {
                 what: "signature",
                 expected: 0x30 + logn,
@@ -123,12 +136,12 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     let mut z = sig[..41].to_vec();
     z.resize(sig.len(), 0);
     assert!(matches!(
-        vk.verify(msg, &z),
+        both(&vk, &k.pk, msg, &z),
         Err(Error::CoefficientOutOfRange { .. })
     ));
     // All-zero signature (including the header).
     assert!(matches!(
-        vk.verify(msg, &vec![0u8; sig.len()]),
+        both(&vk, &k.pk, msg, &vec![0u8; sig.len()]),
         Err(Error::InvalidHeader { .. })
     ));
     // "-0": the first coefficient is sign 1, low bits 0, high part 0 (bits 1 0000000 1).
@@ -136,7 +149,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     mz.extend_from_slice(&[0x80, 0x80]);
     mz.extend_from_slice(&sig[43..]);
     assert_eq!(
-        vk.verify(msg, &mz),
+        both(&vk, &k.pk, msg, &mz),
         Err(Error::NonCanonical { what: "signature" })
     );
     // Non-zero unused bits in the last byte: set the lowest bit where the padding lies.
@@ -147,7 +160,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     let mut pad = sig.clone();
     let last = pad.len() - 1;
     pad[last] |= 1;
-    let r = vk.verify(msg, &pad);
+    let r = both(&vk, &k.pk, msg, &pad);
     // If the last byte had no padding bits, the flip changes a coefficient instead.
     assert!(
         matches!(
@@ -161,7 +174,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
     let mut big = sig[..41].to_vec();
     big.extend_from_slice(&[0x00, 0x00, 0x00]);
     assert!(matches!(
-        vk.verify(msg, &big),
+        both(&vk, &k.pk, msg, &big),
         Err(Error::CoefficientOutOfRange { .. })
     ));
     s2 = Signature::from_parts(*s2.nonce(), {
@@ -176,7 +189,7 @@ fn run_malformed<const N: usize>(file: &str, logn: u8) {
         let mut v = sig.clone();
         v[i / 8] ^= 1 << (i % 8);
         assert!(
-            vk.verify(msg, &v).is_err(),
+            both(&vk, &k.pk, msg, &v).is_err(),
             "bit {i} flipped still verifies"
         );
     }
@@ -220,6 +233,26 @@ fn malformed_keys() {
     assert_eq!(
         VerifyingKey::<512>::decode(&v),
         Err(Error::CoefficientOutOfRange { what: "public key" })
+    );
+    // The streaming verification reports the key's errors as decoding does.
+    let det = k.detached_sig(9);
+    for bad in [&pk[..pk.len() - 1], &v[..]] {
+        let want = VerifyingKey::<512>::decode(bad).err();
+        assert!(want.is_some());
+        assert_eq!(
+            VerifyingKey::<512>::verify_encoded(bad, &k.msg, &det).err(),
+            want
+        );
+    }
+    let mut h = pk.clone();
+    h[0] = 0x0A;
+    assert!(matches!(
+        VerifyingKey::<512>::verify_encoded(&h, &k.msg, &det),
+        Err(Error::InvalidHeader { .. })
+    ));
+    assert_eq!(
+        VerifyingKey::<512>::verify_encoded(pk, &k.msg, &det),
+        Ok(())
     );
     let sk = &k.sk;
     assert!(matches!(

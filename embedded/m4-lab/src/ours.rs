@@ -287,8 +287,7 @@ mod alg {
 
         fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedKey<N>) -> R) -> Option<R> {
             let sk = SigningKey::<N>::decode(&SK[f]).ok()?;
-            let ek = sk.expand();
-            Some(body(&ek))
+            Some(sk.with_expanded(body))
         }
 
         fn sign_expanded(
@@ -304,9 +303,10 @@ mod alg {
             VerifyingKey::<N>::decode(&PK[f]).is_ok_and(|vk| vk.verify_signature(msg, sig).is_ok())
         }
 
+        /// From the encoded key without building a `VerifyingKey` (PQClean's API; h decoded
+        /// straight into the NTT lanes, c streamed into the norm).
         fn verify(f: usize) -> bool {
-            VerifyingKey::<N>::decode(&PK[f])
-                .is_ok_and(|vk| vk.verify(&MSG[f], &SIG[f][..SIG_USED[f]]).is_ok())
+            VerifyingKey::<N>::verify_encoded(&PK[f], &MSG[f], &SIG[f][..SIG_USED[f]]).is_ok()
         }
     }
 

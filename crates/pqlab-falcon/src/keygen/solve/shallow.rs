@@ -6,10 +6,11 @@ use super::super::modp::Twiddles;
 use super::super::zint;
 use super::lift::lift;
 use super::{MAX_BL_LARGE, Poly, fits};
-use crate::fft::{fft, ifft, poly_add_muladj_fft, poly_div_autoadj_fft, poly_mul_fft, poly_sub};
+use crate::fft::{
+    fft, ifft, poly_add_muladj_fft_in_place, poly_div_autoadj_fft, poly_mul_fft, poly_sub,
+};
 use crate::fpr::Fpr;
 use pqlab_arith::falcon_solver::SolverMul;
-use zeroize::Zeroize;
 
 /// Falcon spec, Algorithm 6: NTRUSolve, lines 7-9 with Algorithm 7: Reduce (one pass).
 ///
@@ -56,32 +57,33 @@ pub(super) fn depth1<M: SolverMul>(
     fft(rt2, logn);
     fft(rt3, logn);
     fft(rt4, logn);
-    // k = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)), into rt5: the reference's
+    // k = (F adj(f) + G adj(g)) / (f adj(f) + g adj(g)), in F's place rt1: the reference's
     // poly_add_muladj_fft, then its poly_invnorm2_fft and poly_mul_autoadj_fft point by
-    // point (rt5 the one buffer of the round-off outside the workspace).
-    let mut rt5_buf = [Fpr::ZERO; 512];
-    let rt5 = &mut rt5_buf[..n];
-    poly_add_muladj_fft(rt5, rt1, rt2, rt3, rt4);
+    // point. (The reference keeps k in a fifth buffer; FFT(F) is recomputed below instead,
+    // the same operations on the same integers, so the same values.)
+    poly_add_muladj_fft_in_place(rt1, rt2, rt3, rt4);
     for u in 0..hn {
         let na = rt3[u].sqr().add(rt3[u + hn].sqr());
         let nb = rt4[u].sqr().add(rt4[u + hn].sqr());
         let inv = na.add(nb).inv();
-        rt5[u] = rt5[u].mul(inv);
-        rt5[u + hn] = rt5[u + hn].mul(inv);
+        rt1[u] = rt1[u].mul(inv);
+        rt1[u + hn] = rt1[u + hn].mul(inv);
     }
-    ifft(rt5, logn);
+    ifft(rt1, logn);
     let lim = Fpr::pow2(63);
-    for z in rt5.iter_mut() {
+    for z in rt1.iter_mut() {
         if !z.lt(lim) || !lim.neg().lt(*z) {
-            rt5_buf.zeroize();
             fail!(false);
         }
         *z = Fpr::of(z.rint());
     }
-    fft(rt5, logn);
-    poly_mul_fft(rt3, rt5);
-    poly_mul_fft(rt4, rt5);
-    rt5_buf.zeroize();
+    fft(rt1, logn);
+    poly_mul_fft(rt3, rt1);
+    poly_mul_fft(rt4, rt1);
+    for (i, x) in rt1.iter_mut().enumerate() {
+        *x = zint::to_fpr(uF.c(i), 0);
+    }
+    fft(rt1, logn);
     poly_sub(rt1, rt3);
     poly_sub(rt2, rt4);
     ifft(rt1, logn);
