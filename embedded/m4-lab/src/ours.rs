@@ -149,7 +149,9 @@ fn sig_call<S: Signatures>(op: &str, rng: &mut Rng, f: usize) -> Result<Measured
 
 #[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87"))]
 mod alg {
-    use pqlab_mldsa::{ExpandedSigningKey, Signature, SigningKey, VerifyingKey};
+    use pqlab_mldsa::{
+        ByteArray, ExpandedSigningKey, ParameterSet, Signature, SigningKey, VerifyingKey,
+    };
 
     use super::fixtures::{MSG, PK, SIG, SK};
     use super::{Measured, Rng, Signatures};
@@ -162,13 +164,14 @@ mod alg {
     type P = pqlab_mldsa::MlDsa87;
     pub const OPS: &[&str] = super::SIG_OPS;
 
-    /// ML-DSA (FIPS 204), with an empty context.
+    /// ML-DSA (FIPS 204), with an empty context. A signature is its encoding (bytes), which
+    /// [`pqlab_mldsa::sign_encoded`] writes into.
     struct MlDsa;
 
     impl Signatures for MlDsa {
         type Seed = [u8; 32];
         type Rnd = [u8; 32];
-        type Signature = Signature<P>;
+        type Signature = <P as ParameterSet>::SigBytes;
         type Expanded = ExpandedSigningKey<P>;
 
         fn seed(rng: &mut Rng) -> [u8; 32] {
@@ -183,9 +186,12 @@ mod alg {
             SigningKey::<P>::encoded_pair_from_seed(xi)
         }
 
-        fn sign(f: usize, msg: &[u8], rnd: &[u8; 32]) -> Option<Signature<P>> {
-            let sk = SigningKey::<P>::from_expanded(&SK[f]).ok()?;
-            sk.sign_with_rnd(msg, &[], rnd).ok()
+        /// On the encoded key into the signature's bytes, as PQClean's crypto_sign_signature
+        /// (no decoded key, no signature copied).
+        fn sign(f: usize, msg: &[u8], rnd: &[u8; 32]) -> Option<Self::Signature> {
+            let mut sig = <P as ParameterSet>::SigBytes::zeroed();
+            pqlab_mldsa::sign_encoded::<P>(&SK[f], msg, &[], rnd, sig.as_mut()).ok()?;
+            Some(sig)
         }
 
         fn with_expanded<R>(f: usize, body: impl FnOnce(&ExpandedSigningKey<P>) -> R) -> Option<R> {
@@ -198,13 +204,16 @@ mod alg {
             ek: &ExpandedSigningKey<P>,
             msg: &[u8],
             rnd: &[u8; 32],
-        ) -> Option<Signature<P>> {
-            ek.sign_with_rnd(msg, &[], rnd).ok()
+        ) -> Option<Self::Signature> {
+            ek.sign_with_rnd(msg, &[], rnd).ok().map(|s| s.to_bytes())
         }
 
         #[inline(never)]
-        fn check(f: usize, msg: &[u8], sig: &Signature<P>) -> bool {
-            VerifyingKey::<P>::from_bytes(&PK[f]).is_ok_and(|vk| vk.verify(msg, &[], sig).is_ok())
+        fn check(f: usize, msg: &[u8], sig: &Self::Signature) -> bool {
+            let Ok(sig) = Signature::<P>::from_bytes(sig.as_ref()) else {
+                return false;
+            };
+            VerifyingKey::<P>::from_bytes(&PK[f]).is_ok_and(|vk| vk.verify(msg, &[], &sig).is_ok())
         }
 
         /// On the encodings, as PQClean's crypto_sign_verify (no decoded key).
