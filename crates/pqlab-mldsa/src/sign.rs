@@ -146,7 +146,9 @@ type Challenge = SparseC;
 
 /// FIPS 204, Algorithm 7 lines 16 to 18: c = SampleInBall(c_tilde) (Algorithm 29, in constant
 /// time: the challenge of an attempt that is then rejected stays secret, [`BallMasks`]), and
-/// c_hat = NTT(c) in the default configuration.
+/// c_hat = NTT(c) in the default configuration. (A frame of its own: its Keccak state is not
+/// kept in the signing loop's.)
+#[inline(never)]
 fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
     #[cfg(not(feature = "small-memory"))]
     {
@@ -305,7 +307,7 @@ fn sign_loop<P: ParameterSet, B: Ops>(
 ) -> u32 {
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];
-    Shake256::digest_parts(&[sk.key, rnd, mu], &mut rho_pp);
+    hash_into(&[sk.key, rnd, mu], &mut rho_pp);
 
     let (ct_part, rest) = sig.split_at_mut(P::C_TILDE_LEN);
     let (z_part, h_part) = rest.split_at_mut(P::L * 32 * P::GAMMA1_BITS);
@@ -317,7 +319,7 @@ fn sign_loop<P: ParameterSet, B: Ops>(
 
     loop {
         // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z.
-        expand_mask_packed::<P, B>(&rho_pp, kappa, z_part);
+        expand_mask::<P, B>(&rho_pp, kappa, z_part);
         kappa = kappa.wrapping_add(l as u16);
 
         // Lines 12 to 15: w = NTT^-1(A_hat o NTT(y)), w1 = HighBits(w),
@@ -340,4 +342,17 @@ fn sign_loop<P: ParameterSet, B: Ops>(
         wipe(hint_bits.as_flattened_mut());
         return u32::from(kappa) / l as u32;
     }
+}
+
+/// H(parts, out.len()) (SHAKE256) in a frame of its own (its Keccak state is not kept in the
+/// signing loop's).
+#[inline(never)]
+fn hash_into(parts: &[&[u8]], out: &mut [u8]) {
+    Shake256::digest_parts(parts, out);
+}
+
+/// FIPS 204, Algorithm 34: ExpandMask ([`expand_mask_packed`]) in a frame of its own.
+#[inline(never)]
+fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, out: &mut [u8]) {
+    expand_mask_packed::<P, B>(rho_pp, kappa, out);
 }

@@ -19,7 +19,8 @@ use crate::sign::{KeyParts, sign_mu_into};
 /// Whether every coefficient of s1 and s2 in `s_packed` (their (l + k) 32 bitlen(2 eta) bytes of
 /// skEncode) lies in [-eta, eta], as FIPS 204, Algorithm 25 (skDecode) requires of a key and
 /// [`SigningKey::from_expanded`](crate::SigningKey::from_expanded) checks: one polynomial at a
-/// time, in 16-bit coefficients, without early exit.
+/// time, in 16-bit coefficients, without early exit (in a frame of its own).
+#[inline(never)]
 fn secrets_in_range<P: ParameterSet>(s_packed: &[u8]) -> bool {
     let eta = P::ETA as i32;
     let mut out_of_range = 0i32;

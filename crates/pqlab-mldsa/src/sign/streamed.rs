@@ -129,7 +129,7 @@ fn w_rows<P: ParameterSet, B: Ops>(
                     let a = &prep.a_hat.as_ref()[r * P::L + s];
                     pqlab_arith::mldsa::pointwise_acc_montgomery(&mut acc.0, &a.0, &col.0);
                 }
-                None => expand_a_entry_times::<B>(sk.rho, r, s, &col, &mut acc, s == 0),
+                None => expand_a_entry_times(sk.rho, r, s, &col, &mut acc, s == 0),
             }
         }
         acc.reduce::<B>();
