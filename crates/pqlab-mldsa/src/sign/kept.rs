@@ -12,10 +12,13 @@ use crate::backend::Ops;
 use crate::params::ParameterSet;
 use crate::poly::{Columns, Poly, matrix_rows, row_product};
 
-/// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), wiped on drop.
+/// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), and the scratch of w1 and
+/// w0 (reused by every attempt), wiped on drop.
 pub(super) struct Work<P: ParameterSet> {
     y_hat: P::VecL,
     w: P::VecK,
+    w1: Poly,
+    w0: Poly,
 }
 
 impl<P: ParameterSet> Work<P> {
@@ -23,6 +26,8 @@ impl<P: ParameterSet> Work<P> {
         Self {
             y_hat: P::VecL::ZERO,
             w: P::VecK::ZERO,
+            w1: Poly::ZERO,
+            w0: Poly::ZERO,
         }
     }
 
@@ -47,7 +52,7 @@ impl<P: ParameterSet> Work<P> {
             B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
             p.ntt::<B>();
         }
-        let (mut w1, mut w0) = (Poly::ZERO, Poly::ZERO);
+        let (w1, w0) = (&mut self.w1, &mut self.w0);
         let mut w1_bytes = [0u8; 32 * 6];
         let w1_len = 32 * P::W1_BITS;
         let mut h = Shake256::new();
@@ -60,8 +65,6 @@ impl<P: ParameterSet> Work<P> {
             h.absorb(&w1_bytes[..w1_len]);
         });
         h.finalize().squeeze(c_tilde);
-        w0.zeroize();
-        w1.zeroize();
     }
 
     /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the r0 check first (it rejects
@@ -87,6 +90,8 @@ impl<P: ParameterSet> Drop for Work<P> {
     fn drop(&mut self) {
         self.y_hat.zeroize();
         self.w.zeroize();
+        self.w1.zeroize();
+        self.w0.zeroize();
     }
 }
 
