@@ -288,6 +288,24 @@ pub(crate) fn sk_decode<P: ParameterSet, B: Ops>(bytes: &[u8]) -> Result<Signing
     Ok(sk)
 }
 
+/// FIPS 204, Algorithm 19: BitUnpack(v, 2^bits - 1 - b, b) into 16-bit coefficients (b - x for
+/// each `bits`-bit x, `bits` at most 16 and b - x within i16): the compact form of s1, s2 and t0
+/// that the `small-memory` signer multiplies by its sparse challenge (half the memory of a
+/// [`Poly`]). Secret data: arithmetic only, the bytes read depend on the index alone.
+pub(crate) fn bit_unpack_i16(v: &[u8], bits: usize, b: i32, w: &mut [i16; 256]) {
+    let mask = (1u32 << bits) - 1;
+    for (i, c) in w.iter_mut().enumerate() {
+        let bit = i * bits;
+        // Three bytes hold the `bits` (at most 16) bits that start up to 7 bits into the first.
+        let x = v[bit / 8..]
+            .iter()
+            .take(3)
+            .rev()
+            .fold(0u32, |acc, &y| (acc << 8) | u32::from(y));
+        *c = (b - ((x >> (bit % 8)) & mask) as i32) as i16;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -288,6 +288,44 @@ pub(crate) fn expand_mask_packed<P: ParameterSet, B: Ops>(
     wipe(seeds.as_flattened_mut());
 }
 
+/// FIPS 204, Algorithm 32, one entry, fused with its product (the `small-memory` form of one
+/// term of Algorithm 48, after Greconici, Kannwischer and Sprenkels): `acc` += A_hat\[r\]\[s\] o
+/// `v_hat` * 2^-32 (set instead of added to when `first`), each coefficient multiplied as
+/// RejNTTPoly(rho || s || r) (Algorithm 30, with CoeffFromThreeBytes, Algorithm 14) yields
+/// it, so that the entry is never held: one Keccak state and one block instead of a
+/// polynomial. The same values as [`Ops::pointwise`] (Montgomery, |term| < q). A_hat is public
+/// (its rejections may branch); `v_hat` may be secret (it only multiplies).
+#[cfg(feature = "small-memory")]
+#[inline(never)]
+pub(crate) fn expand_a_entry_times(
+    rho: &[u8; 32],
+    r: usize,
+    s: usize,
+    v_hat: &Poly,
+    acc: &mut Poly,
+    first: bool,
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    if first {
+        acc.0.fill(0);
+    }
+    let mut reader = Shake128::reader_of_parts(&[rho, &[s as u8, r as u8]]);
+    let mut block = [0u8; 168];
+    let mut j = 0;
+    while j < 256 {
+        reader.squeeze(&mut block);
+        // 168 = 3 * 56: every block holds a whole number of 3-byte candidates.
+        for c in block.chunks_exact(3) {
+            let z = i32::from(c[0]) | (i32::from(c[1]) << 8) | (i32::from(c[2] & 0x7f) << 16);
+            if z < crate::params::Q && j < 256 {
+                acc.0[j] +=
+                    pqlab_arith::mldsa::montgomery_reduce(i64::from(z) * i64::from(v_hat.0[j]));
+                j += 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

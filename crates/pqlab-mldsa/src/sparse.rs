@@ -1,7 +1,8 @@
 //! The challenge c in sparse form, for the `small-memory` signer (after Greconici, Kannwischer
 //! and Sprenkels): the positions and signs of its tau nonzero coefficients instead of 256
 //! coefficients in the NTT domain, and c s computed by schoolbook multiplication in
-//! Z\[X\]/(X^256 + 1) from the secret polynomial just unpacked (no NTT of c or of the secret).
+//! Z\[X\]/(X^256 + 1) from the secret polynomial unpacked straight from the key's encoding into
+//! 16-bit coefficients (no NTT of c or of the secret, half a polynomial of memory).
 //!
 //! c is secret here (the challenge of an attempt that may be rejected): it is sampled in
 //! constant time ([`BallMasks`]) and its signs only multiply. Its positions decide which
@@ -10,8 +11,11 @@
 //! configuration, which has no data cache; on a core with a data cache they reach different
 //! cache lines (the default configuration, with c in the NTT domain, has no such access).
 
+use zeroize::Zeroize;
+
 use crate::backend::Ops;
 use crate::ball::BallMasks;
+use crate::encode::bit_unpack_i16;
 use crate::params::ParameterSet;
 use crate::poly::Poly;
 
@@ -40,26 +44,59 @@ impl SparseC {
         c
     }
 
-    /// `out` = c s, the exact product in Z\[X\]/(X^256 + 1), no reduction (|c s| <= tau max
-    /// |s_i|): for each nonzero coefficient +-X^p of c, +-s shifted up by p (X^256 = -1: the
-    /// top p coefficients wrap round negated), two multiply-add loops.
-    pub(crate) fn mul(&self, s: &Poly, out: &mut Poly) {
+    /// `out` += c s, or `out` -= c s when `negate` (a public choice), the exact product in
+    /// Z\[X\]/(X^256 + 1) with no reduction (|c s| <= tau max |s_i|), for
+    /// s = BitUnpack(`bytes`, 2^bits - 1 - b, b) (FIPS 204, Algorithm 19) unpacked here into
+    /// 16-bit coefficients: for each nonzero coefficient +-X^p of c, +-s shifted up by p
+    /// (X^256 = -1: the top p coefficients wrap round negated), two multiply-add loops.
+    #[inline(never)]
+    pub(crate) fn add_product(
+        &self,
+        bytes: &[u8],
+        bits: usize,
+        b: i32,
+        negate: bool,
+        out: &mut Poly,
+    ) {
+        let mut s = [0i16; 256];
+        bit_unpack_i16(bytes, bits, b, &mut s);
+        let flip = if negate { -1 } else { 1 };
         let out = &mut out.0;
-        out.fill(0);
         for (&p, &sign) in self.pos[..self.n].iter().zip(&self.sign[..self.n]) {
             let p = usize::from(p);
+            let sign = flip * sign;
             let (wrapped, shifted) = out.split_at_mut(p);
-            let (low, high) = s.0.split_at(256 - p);
+            let (low, high) = s.split_at(256 - p);
             add_times(shifted, low, sign);
             add_times(wrapped, high, -sign);
         }
+        s.zeroize();
+    }
+
+    /// `out` = c s for s packed as in [`SparseC::add_product`].
+    pub(crate) fn product(&self, bytes: &[u8], bits: usize, b: i32, out: &mut Poly) {
+        out.0.fill(0);
+        self.add_product(bytes, bits, b, false, out);
     }
 }
 
 /// out += sign v, coefficient-wise (sign = +-1, secret: a product, not a branch).
-fn add_times(out: &mut [i32], v: &[i32], sign: i32) {
-    for (o, x) in out.iter_mut().zip(v) {
-        *o += sign * x;
+fn add_times(out: &mut [i32], v: &[i16], sign: i32) {
+    for (o, &x) in out.iter_mut().zip(v) {
+        *o += sign * i32::from(x);
+    }
+}
+
+impl Zeroize for SparseC {
+    fn zeroize(&mut self) {
+        self.pos.zeroize();
+        self.sign.zeroize();
+    }
+}
+
+impl Drop for SparseC {
+    fn drop(&mut self) {
+        self.zeroize();
     }
 }
 
@@ -68,10 +105,12 @@ mod tests {
     use super::*;
     use crate::backend::Ops;
     use crate::backend::portable::Portable;
+    use crate::encode::bit_pack;
     use crate::params::{MlDsa44, MlDsa87};
     use crate::sample::sample_in_ball;
 
-    /// The sparse product equals NTT^-1(NTT(c) o NTT(s)) for the secrets' widths.
+    /// The sparse product of packed secrets equals NTT^-1(NTT(c) o NTT(s)) for the secrets'
+    /// widths, and adding then subtracting it returns where it started.
     fn sparse_equals_ntt<P: ParameterSet>() {
         for case in 0..20u8 {
             let c_tilde = [case; 32];
@@ -89,6 +128,9 @@ mod tests {
                     *x = b - ((i * 7919 + usize::from(case) * 31) % (1 << bits)) as i32;
                     *x = (*x).clamp(b + 1 - (1 << bits), b);
                 }
+                let mut packed = [0u8; 32 * 13];
+                bit_pack(&s.0, bits, b, &mut packed[..32 * bits]);
+                let packed = &packed[..32 * bits];
                 let (mut c_hat, mut s_hat, mut want) = (dense, s, Poly::ZERO);
                 c_hat.ntt::<Portable>();
                 s_hat.ntt::<Portable>();
@@ -96,8 +138,14 @@ mod tests {
                 want.inv_ntt_to_mont::<Portable>();
                 want.reduce::<Portable>();
                 let mut got = Poly([5; 256]);
-                sparse.mul(&s, &mut got);
+                sparse.product(packed, bits, b, &mut got);
                 assert_eq!(got, want, "{} case {case} bits {bits}", P::NAME);
+                let start = Poly([77; 256]);
+                let mut round = start;
+                sparse.add_product(packed, bits, b, false, &mut round);
+                assert_ne!(round, start);
+                sparse.add_product(packed, bits, b, true, &mut round);
+                assert_eq!(round, start, "{} case {case} bits {bits}", P::NAME);
             }
         }
     }

@@ -75,10 +75,13 @@ pub(crate) trait Ops {
 
     /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)) for
     /// gamma2 = `gamma2` ((q - 1) / 88 or (q - 1) / 32): w1 = HighBits, w0 = LowBits (centred).
+    /// (The `small-memory` signer takes it coefficient by coefficient in place instead.)
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
     fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs);
 
     /// FIPS 204, Algorithm 39: MakeHint in the reference form for every coefficient (see
     /// `rounding::make_hint`): h\[i\] in {0, 1}; returns the number of ones.
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
     fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize;
 
     /// FIPS 204, Algorithm 40: UseHint(h\[i\], w\[i\]) for every coefficient, w in [0, q) and h
