@@ -110,7 +110,13 @@ fn decode_public_key(
     let len = info.public_key_len;
     let (key, variant) = if pkcs::is_pem(data) {
         let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
-        let (key, variant) = pkcs::decode_public(info.name, &der)?;
+        let (key, variant) = pkcs::decode_public(info.name, &der).map_err(|e| {
+            if e.contains("key inside has") {
+                format!("{e}, expected {len} for {}", info.name)
+            } else {
+                e
+            }
+        })?;
         if key.len() != len {
             return Err(format!(
                 "the {} inside has {} bytes, expected {len} for {}",

@@ -96,7 +96,7 @@ fn other_algorithm(alg: &str, der: &[u8], private: bool) -> String {
 fn message(alg: &str, der: &[u8], private: bool, e: &dyn std::fmt::Display) -> String {
     let text = e.to_string();
     if text == "the key is for another algorithm" {
-        other_algorithm(alg, der, private)
+        other_algorithm(&alg.to_ascii_lowercase(), der, private)
     } else {
         text
     }
@@ -409,6 +409,17 @@ mod tests {
             for group in file["testGroups"].as_array().unwrap() {
                 let der = unhex(&group["publicKeyDer"]);
                 let pk = unhex(&group["publicKey"]);
+                let want = match level {
+                    44 => 1312,
+                    65 => 1952,
+                    _ => 2592,
+                };
+                if pk.len() != want {
+                    // Wycheproof's keys of the wrong length: refused by the codec.
+                    let e = decode_public(&alg, &der).unwrap_err();
+                    assert!(e.contains("public key inside has"), "{e}");
+                    continue;
+                }
                 assert_eq!(
                     decode_public(&alg, &der).unwrap(),
                     (pk.clone(), KeyVariant::Pure)

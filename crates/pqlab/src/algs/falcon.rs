@@ -171,8 +171,9 @@ impl<const N: usize> SignatureScheme for Falcon<N> {
         let other: usize = if N == 512 { 1024 } else { 512 };
         match sig.first() {
             Some(&h) if h == 0x30 + other.trailing_zeros() as u8 => Err(format!(
-                "this is a falcon-{other} signature (header byte {h:#04x}), not {}",
-                self.name
+                "a falcon-{other} signature, not {}: header byte {h:#04x}, expected {:#04x}",
+                self.name,
+                0x30 + N.trailing_zeros() as u8
             )),
             _ => Ok(()),
         }
