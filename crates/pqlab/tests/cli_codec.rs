@@ -275,7 +275,7 @@ fn cert_show_and_verify() {
         // The leaf alone, tampered, against the CA: exit 1.
         let chain = String::from_utf8(dir.read(&format!("{alg}-c.pem"))).unwrap();
         let end = chain.find("-----END CERTIFICATE-----").unwrap() + 25;
-        let der = pem_der(chain[..end].as_bytes(), "CERTIFICATE");
+        let der = pem_der(&chain.as_bytes()[..end], "CERTIFICATE");
         let leaf = dir.write("leaf.pem", &pem("CERTIFICATE", &der));
         assert_valid(&run(&["cert", "verify", &leaf, "--ca", &ca]));
         let mut bad = der.clone();
