@@ -371,3 +371,42 @@ pub fn certificates(data: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
+
+    #[test]
+    fn chains_made_here_verify_and_tampered_ones_do_not() {
+        for alg in [CertAlg::MlDsa44, CertAlg::Falcon512, CertAlg::EcdsaP256] {
+            let ca = Keypair::generate(alg).unwrap();
+            let leaf = Keypair::generate(alg).unwrap();
+            let chain = generate_chain_with_keys(ca, leaf, &["localhost".into()]).unwrap();
+            let ca_cert = Certificate::from_der(&chain.ca_cert).unwrap();
+            let leaf_cert = Certificate::from_der(&chain.leaf_cert).unwrap();
+            assert!(ca_cert.is_self_issued());
+            assert_eq!(ca_cert.check_issued_by(&ca_cert).unwrap(), Ok(()));
+            assert_eq!(leaf_cert.check_issued_by(&ca_cert).unwrap(), Ok(()));
+            assert!(leaf_cert.check_validity_now().is_ok());
+            assert!(leaf_cert.check_issued_by(&leaf_cert).unwrap().is_err());
+            let fields = leaf_cert.describe();
+            assert_eq!(fields[0], ("subject", "CN=localhost".to_string()));
+            // A flipped bit of the signature value: does not verify.
+            let mut bad = chain.leaf_cert.clone();
+            let last = bad.len() - 3;
+            bad[last] ^= 1;
+            let bad = Certificate::from_der(&bad).unwrap();
+            assert!(bad.check_issued_by(&ca_cert).unwrap().is_err());
+            // PEM chains are read in order.
+            let pem = [
+                cert_pem(&chain.leaf_cert).unwrap(),
+                cert_pem(&chain.ca_cert).unwrap(),
+            ];
+            let certs = certificates(pem.concat().as_bytes()).unwrap();
+            assert_eq!(certs, [chain.leaf_cert.clone(), chain.ca_cert.clone()]);
+        }
+        assert!(Certificate::from_der(b"\x30\x03junk").is_err());
+        assert!(certificates(b"-----BEGIN CERTIFICATE-----\nAAAA\n").is_err());
+    }
+}
