@@ -88,6 +88,8 @@ mod hash;
 mod keygen;
 mod keys;
 pub mod params;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod sampler;
 mod sign;
 #[cfg(feature = "reduction-study")]

@@ -28,6 +28,8 @@ mod keygen;
 mod keys;
 mod mu;
 mod params;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod poly;
 mod prehash;
 mod rounding;

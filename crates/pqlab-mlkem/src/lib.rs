@@ -40,6 +40,8 @@ mod kem;
 mod keys;
 mod kpke;
 mod params;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod poly;
 mod sample;
 #[cfg(feature = "reduction-study")]

@@ -24,7 +24,7 @@ use zeroize::Zeroizing;
 
 use crate::Error;
 use crate::falcon::{self, Falcon512, Falcon1024, FalconParams};
-use crate::pkcs8::{self, PqPrivateKey, alg_id, encode_seed_pkcs8, encode_spki};
+use crate::pkcs8::{self, PqPrivateKey, alg_id};
 
 /// A Falcon secret key of degree `N`.
 type FalconKey<const N: usize> = pqlab_falcon::SigningKey<N>;
@@ -124,19 +124,16 @@ fn random<const N: usize>(rng: &SystemRandom) -> Result<Zeroizing<[u8; N]>, Erro
 type KeyAndPkcs8<K> = (Box<K>, Zeroizing<Vec<u8>>);
 
 fn mldsa<P: ParameterSet>(xi: &[u8; 32]) -> Result<KeyAndPkcs8<SigningKey<P>>, Error> {
-    Ok((
-        Box::new(SigningKey::<P>::from_seed(xi)),
-        encode_seed_pkcs8(P::OID, xi)?,
-    ))
+    let key = SigningKey::<P>::from_seed(xi);
+    let pkcs8 = pkcs8::mldsa_pkcs8(&key)?;
+    Ok((Box::new(key), pkcs8))
 }
 
 /// A fresh Falcon key from OS randomness, with its PKCS#8.
-fn falcon_key<P: FalconParams, const N: usize>(
-    rng: &SystemRandom,
-) -> Result<KeyAndPkcs8<FalconKey<N>>, Error> {
+fn falcon_key<const N: usize>(rng: &SystemRandom) -> Result<KeyAndPkcs8<FalconKey<N>>, Error> {
     let key = FalconKey::<N>::generate_with_rng(|b| rng.fill(b).is_ok())
         .map_err(|_| Error::Randomness)?;
-    let pkcs8 = falcon::encode_falcon_pkcs8::<P, N>(&key)?;
+    let pkcs8 = pkcs8::falcon_pkcs8(&key)?;
     Ok((Box::new(key), pkcs8))
 }
 
@@ -188,11 +185,9 @@ impl Keypair {
             CertAlg::MlDsa44 => mldsa::<MlDsa44>(&xi).map(|(k, p)| (Inner::MlDsa44(k), p))?,
             CertAlg::MlDsa65 => mldsa::<MlDsa65>(&xi).map(|(k, p)| (Inner::MlDsa65(k), p))?,
             CertAlg::MlDsa87 => mldsa::<MlDsa87>(&xi).map(|(k, p)| (Inner::MlDsa87(k), p))?,
-            CertAlg::Falcon512 => {
-                falcon_key::<Falcon512, 512>(&rng).map(|(k, p)| (Inner::Falcon512(k), p))?
-            }
+            CertAlg::Falcon512 => falcon_key::<512>(&rng).map(|(k, p)| (Inner::Falcon512(k), p))?,
             CertAlg::Falcon1024 => {
-                falcon_key::<Falcon1024, 1024>(&rng).map(|(k, p)| (Inner::Falcon1024(k), p))?
+                falcon_key::<1024>(&rng).map(|(k, p)| (Inner::Falcon1024(k), p))?
             }
             CertAlg::EcdsaP256 => {
                 let doc = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, &rng)
@@ -226,11 +221,11 @@ impl Keypair {
     /// The public key as SubjectPublicKeyInfo DER.
     pub fn spki_der(&self) -> Result<Vec<u8>, Error> {
         match &self.inner {
-            Inner::MlDsa44(k) => encode_spki(MlDsa44::OID, k.verifying_key().as_bytes()),
-            Inner::MlDsa65(k) => encode_spki(MlDsa65::OID, k.verifying_key().as_bytes()),
-            Inner::MlDsa87(k) => encode_spki(MlDsa87::OID, k.verifying_key().as_bytes()),
-            Inner::Falcon512(k) => falcon::spki::<Falcon512, 512>(k),
-            Inner::Falcon1024(k) => falcon::spki::<Falcon1024, 1024>(k),
+            Inner::MlDsa44(k) => pkcs8::mldsa_spki(&k.verifying_key()),
+            Inner::MlDsa65(k) => pkcs8::mldsa_spki(&k.verifying_key()),
+            Inner::MlDsa87(k) => pkcs8::mldsa_spki(&k.verifying_key()),
+            Inner::Falcon512(k) => pkcs8::falcon_spki(&k.verifying_key()),
+            Inner::Falcon1024(k) => pkcs8::falcon_spki(&k.verifying_key()),
             Inner::Ecdsa(k) => {
                 let params = der::asn1::ObjectIdentifier::new(OID_P256).map_err(der_err)?;
                 let params_der = params.to_der().map_err(der_err)?;

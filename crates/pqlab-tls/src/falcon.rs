@@ -23,10 +23,10 @@
 //!   TBSCertificate, as is; Falcon hashes it with the nonce itself (HashToPoint), no pre-hash.
 //! * **Public key** (SubjectPublicKeyInfo `subjectPublicKey`): the encoded h of Section 3.11.4
 //!   (header `0x00 + logn`, 897 / 1793 bytes), algorithm parameters absent.
-//! * **Private key** (PKCS#8 `privateKey`): as oqs-provider writes it, a DER OCTET STRING
-//!   holding the encoded secret key of Section 3.11.5 (header `0x50 + logn`) followed by the
-//!   encoded public key; the secret key alone is accepted too. A public key that does not match
-//!   the secret key is an error.
+//! * **Private key** (PKCS#8 `privateKey`): written as oqs-provider writes it, a DER OCTET
+//!   STRING holding the encoded secret key of Section 3.11.5 (header `0x50 + logn`) followed by
+//!   the encoded public key; BouncyCastle's and pqlab's seed forms are read too
+//!   (`pqlab_falcon::pkcs8`, the codec shared with the `pqlab` command).
 //!
 //! The server signs with fresh randomness (nonce and sampler seed from the OS through ring),
 //! using the expanded key (the FFT basis and tree of Algorithm 8) computed once per key.
@@ -34,8 +34,6 @@
 use core::fmt;
 use std::sync::Arc;
 
-use der::asn1::OctetStringRef;
-use der::{Decode, Encode};
 use pqlab_falcon::{ExpandedKey, Signature, SigningKey, VerifyingKey};
 use ring::rand::{SecureRandom, SystemRandom};
 use rustls::pki_types::{
@@ -43,15 +41,11 @@ use rustls::pki_types::{
 };
 use rustls::sign::{Signer, SigningKey as RustlsSigningKey};
 use rustls::{SignatureAlgorithm, SignatureScheme};
-use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::pkcs8::{encode_pkcs8, encode_spki};
+use crate::pkcs8::falcon_spki;
 
-/// The Falcon-512 OID of oqs-provider (non-standard).
-pub const OID_FALCON_512: &str = "1.3.9999.3.11";
-/// The Falcon-1024 OID of oqs-provider (non-standard).
-pub const OID_FALCON_1024: &str = "1.3.9999.3.14";
+pub use pqlab_falcon::pkcs8::{OID_FALCON_512, OID_FALCON_1024};
 /// The Falcon-512 TLS code point of oqs-provider (non-standard).
 pub const FALCON_512_SCHEME: SignatureScheme = SignatureScheme::Unknown(0xFED7);
 /// The Falcon-1024 TLS code point of oqs-provider (non-standard).
@@ -162,66 +156,6 @@ fn encode_signature<const N: usize>(sig: &Signature<N>) -> Result<Vec<u8>, Error
     Ok(out)
 }
 
-/// The encoded public key (header 0x00 + logn, then h).
-pub(crate) fn encode_public<const N: usize>(vk: &VerifyingKey<N>) -> Result<Vec<u8>, Error> {
-    let mut out = vec![0u8; VerifyingKey::<N>::ENCODED_LEN];
-    vk.encode(&mut out)
-        .map_err(falcon_err("Falcon public key encoding"))?;
-    Ok(out)
-}
-
-/// The SubjectPublicKeyInfo of a Falcon key.
-pub(crate) fn spki<P: FalconParams, const N: usize>(sk: &SigningKey<N>) -> Result<Vec<u8>, Error> {
-    encode_spki(P::OID, &encode_public(&sk.verifying_key())?)
-}
-
-/// The PKCS#8 of a Falcon key, as oqs-provider writes it: `privateKey` holds a DER OCTET
-/// STRING with the encoded secret key followed by the encoded public key.
-pub(crate) fn encode_falcon_pkcs8<P: FalconParams, const N: usize>(
-    sk: &SigningKey<N>,
-) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let mut blob = Zeroizing::new(vec![0u8; SigningKey::<N>::ENCODED_LEN]);
-    sk.encode(&mut blob)
-        .map_err(falcon_err("Falcon secret key encoding"))?;
-    blob.extend_from_slice(&encode_public(&sk.verifying_key())?);
-    let inner = Zeroizing::new(
-        OctetStringRef::new(&blob)
-            .and_then(|o| o.to_der())
-            .map_err(|e| Error::Der(e.to_string()))?,
-    );
-    encode_pkcs8(P::OID, &inner)
-}
-
-/// Decodes the PKCS#8 `privateKey` contents of a Falcon key: an OCTET STRING with the secret
-/// key, optionally followed by the matching public key.
-pub(crate) fn decode_falcon_private<P: FalconParams, const N: usize>(
-    private_key: &[u8],
-) -> Result<Box<SigningKey<N>>, Error> {
-    let bad = |what: String| Error::Key(format!("{}: {what}", P::NAME));
-    let inner = <&OctetStringRef>::from_der(private_key)
-        .map_err(|e| bad(format!("the private key is not an OCTET STRING ({e})")))?;
-    let bytes = inner.as_bytes();
-    let sk_len = SigningKey::<N>::ENCODED_LEN;
-    let pk_len = VerifyingKey::<N>::ENCODED_LEN;
-    if bytes.len() != sk_len && bytes.len() != sk_len + pk_len {
-        return Err(bad(format!(
-            "private key of {} bytes (expected {sk_len}, or {} with the public key)",
-            bytes.len(),
-            sk_len + pk_len
-        )));
-    }
-    let sk = SigningKey::<N>::decode(&bytes[..sk_len]).map_err(|e| bad(e.to_string()))?;
-    if bytes.len() > sk_len {
-        let pk = VerifyingKey::<N>::decode(&bytes[sk_len..]).map_err(|e| bad(e.to_string()))?;
-        if pk != sk.verifying_key() {
-            return Err(bad(
-                "the public key stored with the secret key does not match it".into(),
-            ));
-        }
-    }
-    Ok(Box::new(sk))
-}
-
 /// A Falcon signing key for rustls (server certificates). `P` names the parameter set whose
 /// degree is `N` (`FalconSigningKey<Falcon512, 512>`).
 pub struct FalconSigningKey<P: FalconParams, const N: usize> {
@@ -235,7 +169,7 @@ impl<P: FalconParams, const N: usize> FalconSigningKey<P, N> {
     pub fn new(key: &SigningKey<N>) -> Result<Self, Error> {
         Ok(Self {
             key: Arc::new(key.expand()),
-            spki: spki::<P, N>(key)?,
+            spki: falcon_spki(&key.verifying_key())?,
             _params: core::marker::PhantomData,
         })
     }
@@ -303,27 +237,7 @@ mod tests {
             (OID_FALCON_1024, ALG_ID_FALCON_1024),
         ] {
             let oid = der::asn1::ObjectIdentifier::new(dotted).unwrap();
-            assert_eq!(oid.to_der().unwrap(), bytes);
+            assert_eq!(der::Encode::to_der(&oid).unwrap(), bytes);
         }
-    }
-
-    #[test]
-    fn malformed_private_keys_are_errors() {
-        let not_octets = [0x02, 0x01, 0x00];
-        assert!(matches!(
-            decode_falcon_private::<Falcon512, 512>(&not_octets),
-            Err(Error::Key(_))
-        ));
-        let short = OctetStringRef::new(&[0x59; 10]).unwrap().to_der().unwrap();
-        assert!(matches!(
-            decode_falcon_private::<Falcon512, 512>(&short),
-            Err(Error::Key(_))
-        ));
-        let zeros = vec![0u8; SigningKey::<1024>::ENCODED_LEN];
-        let zeros = OctetStringRef::new(&zeros).unwrap().to_der().unwrap();
-        assert!(matches!(
-            decode_falcon_private::<Falcon1024, 1024>(&zeros),
-            Err(Error::Key(_))
-        ));
     }
 }

@@ -25,6 +25,7 @@ pub mod net;
 pub mod pkcs8;
 pub mod server;
 pub mod sign;
+pub mod x509;
 
 pub use error::Error;
 pub use rustls;

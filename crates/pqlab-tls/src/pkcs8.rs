@@ -1,26 +1,21 @@
-//! PKCS#8 and SubjectPublicKeyInfo for ML-DSA keys (RFC 9881), the same forms that
-//! `pqlab keygen --format pem` writes: the NIST OID with absent parameters; the private key is
-//! the CHOICE `seed [0] IMPLICIT OCTET STRING` (32 bytes xi), `expandedKey OCTET STRING` or
-//! `both SEQUENCE { seed, expandedKey }`. Falcon keys (non-standard OIDs) have the form that
-//! [`crate::falcon`] describes.
+//! PKCS#8 and SubjectPublicKeyInfo for the TLS keys, through the scheme crates' `pkcs8` codecs
+//! (the one implementation, shared with the `pqlab` command): ML-DSA (RFC 9881: seed,
+//! expandedKey, both and the bare-seed draft form; written in seed form) and Falcon (the OQS,
+//! BouncyCastle and pqlab seed forms; written in oqs-provider's form), see
+//! `pqlab_mldsa::pkcs8` and `pqlab_falcon::pkcs8`. Keys with the HashML-DSA OIDs are refused
+//! here: TLS 1.3 has no HashML-DSA signature scheme. What remains here are the generic DER
+//! helpers of the certificate builder.
 
 use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
-use der::{Decode, Encode, Reader, SliceReader, Tag, TagNumber, Tagged};
+use der::{Decode, Encode};
 use pkcs8::PrivateKeyInfoRef;
+use pqlab_falcon::pkcs8 as falcon;
+use pqlab_mldsa::pkcs8::{self as mldsa, KeyVariant};
 use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
 use spki::{AlgorithmIdentifier, ObjectIdentifier, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::falcon::{
-    Falcon512, Falcon1024, OID_FALCON_512, OID_FALCON_1024, decode_falcon_private,
-};
-
-/// The tag of the `seed` alternative: `[0]` IMPLICIT, primitive.
-const SEED_TAG: Tag = Tag::ContextSpecific {
-    constructed: false,
-    number: TagNumber(0),
-};
 
 /// A post-quantum private key read from PKCS#8.
 pub enum PqPrivateKey {
@@ -73,18 +68,8 @@ pub fn encode_spki(oid: &str, pk: &[u8]) -> Result<Vec<u8>, Error> {
     .map_err(der_err)
 }
 
-/// A PKCS#8 private key (DER) in seed form.
-pub fn encode_seed_pkcs8(oid: &str, seed: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let choice = Zeroizing::new(
-        AnyRef::new(SEED_TAG, seed)
-            .and_then(|a| a.to_der())
-            .map_err(der_err)?,
-    );
-    encode_pkcs8(oid, &choice)
-}
-
 /// A PKCS#8 private key (DER) of algorithm `oid` (parameters absent) whose `privateKey` OCTET
-/// STRING holds `private_key`.
+/// STRING holds `private_key` as it is.
 pub fn encode_pkcs8(oid: &str, private_key: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
     PrivateKeyInfoRef::new(
         alg_id(oid)?,
@@ -95,32 +80,104 @@ pub fn encode_pkcs8(oid: &str, private_key: &[u8]) -> Result<Zeroizing<Vec<u8>>,
     .map_err(der_err)
 }
 
-/// Builds the key from the `privateKey` CHOICE; the `both` form must be consistent.
-fn key_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<Box<SigningKey<P>>, Error> {
-    let bad = |what: &str| Error::Key(format!("{}: {what}", P::NAME));
-    let any = AnyRef::from_der(choice).map_err(der_err)?;
-    match any.tag() {
-        SEED_TAG => SigningKey::<P>::from_seed_slice(any.value())
-            .map(Box::new)
-            .map_err(|e| bad(&e.to_string())),
-        Tag::OctetString => SigningKey::<P>::from_expanded(any.value())
-            .map(Box::new)
-            .map_err(|e| bad(&e.to_string())),
-        Tag::Sequence => {
-            let mut reader = SliceReader::new(any.value()).map_err(der_err)?;
-            let seed: &OctetStringRef = reader.decode().map_err(der_err)?;
-            let expanded: &OctetStringRef = reader.decode().map_err(der_err)?;
-            reader.finish().map_err(der_err)?;
-            let key = SigningKey::<P>::from_seed_slice(seed.as_bytes())
-                .map_err(|e| bad(&e.to_string()))?;
-            if key.to_expanded().as_ref() != expanded.as_bytes() {
-                return Err(bad(
-                    "the seed and the expanded key of the 'both' form differ",
-                ));
-            }
-            Ok(Box::new(key))
+/// The canonical PKCS#8 (seed form) of the ML-DSA or ML-KEM key with OID `oid` made from
+/// `seed` (the scheme crates' encoders).
+pub fn encode_seed_pkcs8(oid: &str, seed: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    fn dsa<P: ParameterSet>(seed: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let key = SigningKey::<P>::from_seed_slice(seed).map_err(|e| Error::Key(e.to_string()))?;
+        mldsa_pkcs8(&key)
+    }
+    fn kem<P: pqlab_mlkem::ParameterSet>(seed: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let key = pqlab_mlkem::DecapsulationKey::<P>::from_seed_bytes(seed)
+            .map_err(|e| Error::Key(e.to_string()))?;
+        let mut out = Zeroizing::new(vec![0u8; pqlab_mlkem::pkcs8::MAX_PKCS8_LEN]);
+        let n = pqlab_mlkem::pkcs8::encode_decapsulation_key(&key, &mut out)
+            .map_err(|e| Error::Key(e.to_string()))?;
+        out.truncate(n);
+        Ok(out)
+    }
+    match oid {
+        MlDsa44::OID => dsa::<MlDsa44>(seed),
+        MlDsa65::OID => dsa::<MlDsa65>(seed),
+        MlDsa87::OID => dsa::<MlDsa87>(seed),
+        <pqlab_mlkem::MlKem512 as pqlab_mlkem::ParameterSet>::OID => {
+            kem::<pqlab_mlkem::MlKem512>(seed)
         }
-        other => Err(bad(&format!("unexpected private key form {other}"))),
+        <pqlab_mlkem::MlKem768 as pqlab_mlkem::ParameterSet>::OID => {
+            kem::<pqlab_mlkem::MlKem768>(seed)
+        }
+        <pqlab_mlkem::MlKem1024 as pqlab_mlkem::ParameterSet>::OID => {
+            kem::<pqlab_mlkem::MlKem1024>(seed)
+        }
+        other => Err(Error::UnknownAlgorithm(other.into())),
+    }
+}
+
+/// The canonical PKCS#8 of an ML-DSA key (seed form).
+pub(crate) fn mldsa_pkcs8<P: ParameterSet>(
+    key: &SigningKey<P>,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let mut out = Zeroizing::new(vec![0u8; mldsa::MAX_PKCS8_LEN]);
+    let n = mldsa::encode_signing_key(key, KeyVariant::Pure, &mut out)
+        .map_err(|e| Error::Key(format!("{}: {e}", P::NAME)))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The SubjectPublicKeyInfo of an ML-DSA key.
+pub(crate) fn mldsa_spki<P: ParameterSet>(
+    vk: &pqlab_mldsa::VerifyingKey<P>,
+) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; mldsa::MAX_SPKI_LEN];
+    let n = mldsa::encode_verifying_key(vk, KeyVariant::Pure, &mut out)
+        .map_err(|e| Error::Key(format!("{}: {e}", P::NAME)))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The canonical (oqs-provider) PKCS#8 of a Falcon key.
+pub(crate) fn falcon_pkcs8<const N: usize>(
+    key: &pqlab_falcon::SigningKey<N>,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let mut out = Zeroizing::new(vec![0u8; falcon::MAX_PKCS8_LEN]);
+    let n = falcon::encode_signing_key(key, &mut out)
+        .map_err(|e| Error::Key(format!("falcon-{N}: {e}")))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The SubjectPublicKeyInfo of a Falcon key.
+pub(crate) fn falcon_spki<const N: usize>(
+    vk: &pqlab_falcon::VerifyingKey<N>,
+) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; falcon::MAX_SPKI_LEN];
+    let n = falcon::encode_verifying_key(vk, &mut out)
+        .map_err(|e| Error::Key(format!("falcon-{N}: {e}")))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// An ML-DSA key of `P`, `None` when the document is for another algorithm.
+fn try_mldsa<P: ParameterSet>(der: &[u8]) -> Result<Option<Box<SigningKey<P>>>, Error> {
+    match mldsa::decode_signing_key::<P>(der) {
+        Ok((key, KeyVariant::Pure)) => Ok(Some(Box::new(key))),
+        Ok((_, KeyVariant::HashSha512)) => Err(Error::Key(format!(
+            "{}: a HashML-DSA (SHA-512) key; TLS 1.3 signs with pure ML-DSA",
+            P::NAME
+        ))),
+        Err(mldsa::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(Error::Key(format!("{}: {e}", P::NAME))),
+    }
+}
+
+/// A Falcon key of degree `N`, `None` when the document is for another algorithm.
+fn try_falcon<const N: usize>(
+    der: &[u8],
+) -> Result<Option<Box<pqlab_falcon::SigningKey<N>>>, Error> {
+    match falcon::decode_signing_key::<N>(der) {
+        Ok(key) => Ok(Some(Box::new(key))),
+        Err(falcon::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(Error::Key(format!("falcon-{N}: {e}"))),
     }
 }
 
@@ -128,23 +185,21 @@ fn key_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<Box<SigningKey<P>>,
 /// other algorithm.
 pub fn decode_pq_private_key(der: &[u8]) -> Result<Option<PqPrivateKey>, Error> {
     let info = PrivateKeyInfoRef::from_der(der).map_err(der_err)?;
-    let dotted = dotted_oid(&info.algorithm.oid)
+    dotted_oid(&info.algorithm.oid)
         .ok_or_else(|| Error::Der("the algorithm object identifier is not in DER form".into()))?;
-    let choice = info.private_key.as_bytes();
-    let key = match dotted.as_str() {
-        MlDsa44::OID => PqPrivateKey::MlDsa44(key_from_choice(choice)?),
-        MlDsa65::OID => PqPrivateKey::MlDsa65(key_from_choice(choice)?),
-        MlDsa87::OID => PqPrivateKey::MlDsa87(key_from_choice(choice)?),
-        OID_FALCON_512 => PqPrivateKey::Falcon512(decode_falcon_private::<Falcon512, 512>(choice)?),
-        OID_FALCON_1024 => {
-            PqPrivateKey::Falcon1024(decode_falcon_private::<Falcon1024, 1024>(choice)?)
-        }
-        _ => return Ok(None),
-    };
-    if info.algorithm.parameters.is_some() {
-        return Err(Error::Key(format!("{dotted}: parameters must be absent")));
+    if let Some(k) = try_mldsa::<MlDsa44>(der)? {
+        return Ok(Some(PqPrivateKey::MlDsa44(k)));
     }
-    Ok(Some(key))
+    if let Some(k) = try_mldsa::<MlDsa65>(der)? {
+        return Ok(Some(PqPrivateKey::MlDsa65(k)));
+    }
+    if let Some(k) = try_mldsa::<MlDsa87>(der)? {
+        return Ok(Some(PqPrivateKey::MlDsa87(k)));
+    }
+    if let Some(k) = try_falcon::<512>(der)? {
+        return Ok(Some(PqPrivateKey::Falcon512(k)));
+    }
+    Ok(try_falcon::<1024>(der)?.map(PqPrivateKey::Falcon1024))
 }
 
 #[cfg(test)]
@@ -152,9 +207,7 @@ mod tests {
     use super::*;
 
     fn pkcs8_with_choice(oid: &str, choice: &[u8]) -> Vec<u8> {
-        PrivateKeyInfoRef::new(alg_id(oid).unwrap(), OctetStringRef::new(choice).unwrap())
-            .to_der()
-            .unwrap()
+        encode_pkcs8(oid, choice).unwrap().to_vec()
     }
 
     fn vk_of(key: &PqPrivateKey) -> Vec<u8> {
@@ -167,7 +220,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_expanded_and_both_forms_give_the_same_key() {
+    fn seed_and_expanded_forms_give_the_same_key() {
         let xi = [5u8; 32];
         let key = SigningKey::<MlDsa65>::from_seed(&xi);
         let want = key.verifying_key().as_bytes().to_vec();
@@ -175,7 +228,6 @@ mod tests {
         let got = decode_pq_private_key(&seed_der).unwrap().unwrap();
         assert!(matches!(got, PqPrivateKey::MlDsa65(_)));
         assert_eq!(vk_of(&got), want);
-
         let expanded = key.to_expanded();
         let choice = OctetStringRef::new(expanded.as_ref())
             .unwrap()
@@ -183,23 +235,12 @@ mod tests {
             .unwrap();
         let got = decode_pq_private_key(&pkcs8_with_choice(MlDsa65::OID, &choice)).unwrap();
         assert_eq!(vk_of(&got.unwrap()), want);
-
-        let both = |seed: &[u8]| {
-            let mut inner = OctetStringRef::new(seed).unwrap().to_der().unwrap();
-            inner.extend(
-                OctetStringRef::new(expanded.as_ref())
-                    .unwrap()
-                    .to_der()
-                    .unwrap(),
-            );
-            let choice = AnyRef::new(Tag::Sequence, &inner)
-                .unwrap()
-                .to_der()
-                .unwrap();
-            decode_pq_private_key(&pkcs8_with_choice(MlDsa65::OID, &choice))
-        };
-        assert_eq!(vk_of(&both(&xi).unwrap().unwrap()), want);
-        assert!(matches!(both(&[6u8; 32]), Err(Error::Key(_))));
+        // The bare seed of earlier drafts.
+        let got = decode_pq_private_key(&pkcs8_with_choice(MlDsa65::OID, &xi)).unwrap();
+        assert_eq!(vk_of(&got.unwrap()), want);
+        // HashML-DSA keys have no TLS signature scheme.
+        let hash = pkcs8_with_choice(mldsa::OID_HASH_ML_DSA_65_SHA512, &xi);
+        assert!(matches!(decode_pq_private_key(&hash), Err(Error::Key(_))));
     }
 
     #[test]
@@ -208,7 +249,13 @@ mod tests {
         let ec = pkcs8_with_choice("1.2.840.10045.2.1", &[0x04, 0x00]);
         assert!(decode_pq_private_key(&ec).unwrap().is_none());
         // A 31-byte seed, and garbage.
-        let short = encode_seed_pkcs8(MlDsa44::OID, &[1u8; 31]).unwrap();
+        let short = pkcs8_with_choice(
+            MlDsa44::OID,
+            &[
+                0x80, 31, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1,
+            ],
+        );
         assert!(matches!(decode_pq_private_key(&short), Err(Error::Key(_))));
         assert!(matches!(
             decode_pq_private_key(b"\x30\x03junk"),

@@ -241,7 +241,7 @@ pub struct MlDsaSigningKey<P: ParameterSet> {
 impl<P: ParameterSet> MlDsaSigningKey<P> {
     /// Wraps an ML-DSA key; `scheme` is its TLS code point.
     pub fn new(key: pqlab_mldsa::SigningKey<P>, scheme: SignatureScheme) -> Result<Self, Error> {
-        let spki = pkcs8::encode_spki(P::OID, key.verifying_key().as_bytes())?;
+        let spki = pkcs8::mldsa_spki(&key.verifying_key())?;
         Ok(Self {
             key: Arc::new(key),
             scheme,

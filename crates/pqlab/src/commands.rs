@@ -156,6 +156,28 @@ fn prehash_arg(name: Option<&str>) -> CliResult<Option<HashAlg>> {
     })
 }
 
+/// The pre-hash to use: a key whose OID names HashML-DSA with SHA-512 signs and verifies with
+/// SHA-512 (`--prehash sha2-512` may be given, another hash may not).
+fn key_prehash_arg(
+    arg: Option<HashAlg>,
+    key: Option<HashAlg>,
+    what: &str,
+    path: &Path,
+) -> CliResult<Option<HashAlg>> {
+    match (arg, key) {
+        (Some(a), Some(k)) if a != k => Err(CliError::file(
+            what,
+            path,
+            format!(
+                "holds a HashML-DSA key with {}, but --prehash {} was given",
+                k.name(),
+                a.name().to_ascii_lowercase()
+            ),
+        )),
+        (a, k) => Ok(k.or(a)),
+    }
+}
+
 /// Writes text to standard output, reporting (not panicking on) a closed pipe.
 fn print(text: &str) -> CliResult<()> {
     let mut out = std::io::stdout().lock();
@@ -348,7 +370,8 @@ fn sign(args: &SignArgs) -> CliResult<Outcome> {
             "--out names the secret key file; the signature would overwrite the key",
         ));
     }
-    let sk = keyfile::read_secret_key(alg, &args.secret_key)?;
+    let (sk, key_prehash) = keyfile::read_signing_key(alg, &args.secret_key)?;
+    let prehash = key_prehash_arg(prehash, key_prehash, "secret key file", &args.secret_key)?;
     let msg = io::read_message(args.input.as_deref())?;
     let opts = SignOptions {
         context: &context,
@@ -367,7 +390,8 @@ fn verify(args: &VerifyArgs) -> CliResult<Outcome> {
     let info = alg.info();
     let context = context_arg(args.context.as_deref())?;
     let prehash = prehash_arg(args.prehash.as_deref())?;
-    let pk = keyfile::read_public_key(alg, &args.public_key)?;
+    let (pk, key_prehash) = keyfile::read_verifying_key(alg, &args.public_key)?;
+    let prehash = key_prehash_arg(prehash, key_prehash, "public key file", &args.public_key)?;
     let sig = io::read_small("signature file", &args.signature)?;
     let sig_len = info.signature_len.unwrap_or(0);
     if info.signature_len_is_max && sig.len() > sig_len {

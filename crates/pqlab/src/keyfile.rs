@@ -7,20 +7,22 @@
 //! Public keys are checked on reading ([`Algorithm::check_public`]: for ML-KEM the modulus
 //! check of FIPS 203, Section 7.2), secret keys by the library's import (for ML-KEM the hash
 //! check of Section 7.3).
-//! * PEM: SubjectPublicKeyInfo (`PUBLIC KEY`) and PKCS#8 (`PRIVATE KEY`), see [`crate::pkcs`].
-//!   Private keys are written in seed form when the seed is known (the expanded form
-//!   otherwise); all three forms of the private-key CHOICE are read.
+//! * PEM: SubjectPublicKeyInfo (`PUBLIC KEY`) and PKCS#8 (`PRIVATE KEY`) through the scheme
+//!   crates' codecs ([`crate::pkcs`]): every form other implementations write is read, one
+//!   canonical form per algorithm is written. A key with a HashML-DSA OID carries its pre-hash
+//!   (SHA-512) to `sign` and `verify`.
 
 use std::path::Path;
 
-use subtle::ConstantTimeEq;
+use pqlab_mldsa::HashAlg;
+use pqlab_mldsa::pkcs8::KeyVariant;
 use zeroize::Zeroizing;
 
 use crate::algs::{self, Algorithm, SecretKey};
 use crate::cli::Format;
 use crate::error::{CliError, CliResult};
 use crate::io;
-use crate::pkcs::{self, PrivateKey};
+use crate::pkcs;
 
 /// Which encoding a length belongs to (for hints about mixed-up files).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -74,130 +76,130 @@ pub fn length_problem(alg: &dyn Algorithm, part: Part, data: &[u8]) -> String {
     msg
 }
 
-/// Checks that a PEM key's OID is the algorithm's.
-fn check_oid(alg: &dyn Algorithm, oid: &str) -> Result<(), String> {
-    let info = alg.info();
-    if oid == info.oid {
-        return Ok(());
+/// The pre-hash a key's OID names: SHA-512 for the HashML-DSA OIDs.
+fn prehash_of(variant: KeyVariant) -> Option<HashAlg> {
+    match variant {
+        KeyVariant::Pure => None,
+        KeyVariant::HashSha512 => Some(HashAlg::Sha2_512),
     }
-    Err(match algs::find_by_oid(oid) {
-        Some(other) => format!(
-            "holds a key for {}, but {} was requested",
-            other.info().name,
-            info.name
-        ),
-        None => format!(
-            "holds a key for an unknown algorithm (OID {oid}), but {} was requested",
-            info.name
-        ),
-    })
 }
 
 /// Reads a public key file (raw or PEM) for `alg` and returns the raw public key, checked
 /// (for ML-KEM: the modulus check).
 pub fn read_public_key(alg: &dyn Algorithm, path: &Path) -> CliResult<Vec<u8>> {
+    read_verifying_key(alg, path).map(|(pk, _)| pk)
+}
+
+/// Reads a public key file (raw or PEM) for `alg`: the raw public key, and the pre-hash its OID
+/// names (HashML-DSA with SHA-512), if any.
+pub fn read_verifying_key(
+    alg: &dyn Algorithm,
+    path: &Path,
+) -> CliResult<(Vec<u8>, Option<HashAlg>)> {
     let what = alg.info().kind.public_key_file();
     let data = io::read_small(what, path)?;
     decode_public_key(alg, &data).map_err(|p| CliError::file(what, path, p))
 }
 
 /// Decodes a public key (raw or PEM) for `alg` and checks it.
-fn decode_public_key(alg: &dyn Algorithm, data: &[u8]) -> Result<Vec<u8>, String> {
+fn decode_public_key(
+    alg: &dyn Algorithm,
+    data: &[u8],
+) -> Result<(Vec<u8>, Option<HashAlg>), String> {
     let info = alg.info();
     let len = info.public_key_len;
-    let key = if pkcs::is_pem(data) {
+    let (key, variant) = if pkcs::is_pem(data) {
         let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
-        let spki = pkcs::decode_spki(&der)?;
-        check_oid(alg, &spki.oid)?;
-        if spki.key.len() != len {
+        let (key, variant) = pkcs::decode_public(info.name, &der).map_err(|e| {
+            if e.contains("key inside has") {
+                format!("{e}, expected {len} for {}", info.name)
+            } else {
+                e
+            }
+        })?;
+        if key.len() != len {
             return Err(format!(
                 "the {} inside has {} bytes, expected {len} for {}",
                 info.kind.public_key(),
-                spki.key.len(),
+                key.len(),
                 info.name
             ));
         }
-        spki.key
+        (key, variant)
     } else {
         if data.len() != len {
             return Err(length_problem(alg, Part::Public, data));
         }
-        data.to_vec()
+        (data.to_vec(), KeyVariant::Pure)
     };
     alg.check_public(&key)?;
-    Ok(key)
+    Ok((key, prehash_of(variant)))
 }
 
 /// Reads a secret key file (raw or PEM) for `alg`.
 pub fn read_secret_key(alg: &dyn Algorithm, path: &Path) -> CliResult<SecretKey> {
+    read_signing_key(alg, path).map(|(sk, _)| sk)
+}
+
+/// Reads a secret key file (raw or PEM) for `alg`, and the pre-hash its OID names
+/// (HashML-DSA with SHA-512), if any.
+pub fn read_signing_key(
+    alg: &dyn Algorithm,
+    path: &Path,
+) -> CliResult<(SecretKey, Option<HashAlg>)> {
     let what = alg.info().kind.secret_key_file();
     let data = io::read_small(what, path)?;
     decode_secret_key(alg, &data).map_err(|p| CliError::file(what, path, p))
 }
 
 /// Decodes a secret key (raw or PEM) for `alg`.
-fn decode_secret_key(alg: &dyn Algorithm, data: &[u8]) -> Result<SecretKey, String> {
+fn decode_secret_key(
+    alg: &dyn Algorithm,
+    data: &[u8],
+) -> Result<(SecretKey, Option<HashAlg>), String> {
     let info = alg.info();
     if !pkcs::is_pem(data) {
         if data.len() != info.secret_key_len {
             return Err(length_problem(alg, Part::Secret, data));
         }
-        return alg.secret_from_expanded(data);
+        return Ok((alg.secret_from_expanded(data)?, None));
     }
     let der = pkcs::pem_decode(data, pkcs::PRIVATE_KEY_LABEL)?;
-    let pkcs8 = pkcs::decode_pkcs8(&der)?;
-    check_oid(alg, &pkcs8.oid)?;
-    let check_seed = |seed: &[u8]| {
-        if seed.len() == info.seed_len {
-            Ok(())
+    let key = pkcs::decode_private(info.name, &der).map_err(|e| {
+        if e.starts_with("the expanded key inside has") {
+            format!("{e}, expected {} for {}", info.secret_key_len, info.name)
         } else {
-            Err(format!(
-                "the seed inside has {} bytes, expected {}",
-                seed.len(),
-                info.seed_len
-            ))
+            e
         }
+    })?;
+    let sk = match &key.seed {
+        Some(seed) if seed.len() == info.seed_len => alg.secret_from_seed(seed)?,
+        _ => alg.secret_from_expanded(&key.expanded)?,
     };
-    let check_expanded = |expanded: &[u8]| {
-        if expanded.len() == info.secret_key_len {
-            Ok(())
-        } else {
-            Err(format!(
-                "the expanded key inside has {} bytes, expected {} for {}",
-                expanded.len(),
-                info.secret_key_len,
-                info.name
-            ))
-        }
-    };
-    let sk = match &pkcs8.key {
-        PrivateKey::Seed(seed) => {
-            check_seed(seed)?;
-            alg.secret_from_seed(seed)?
-        }
-        PrivateKey::Expanded(expanded) => {
-            check_expanded(expanded)?;
-            alg.secret_from_expanded(expanded)?
-        }
-        PrivateKey::Both { seed, expanded } => {
-            check_seed(seed)?;
-            check_expanded(expanded)?;
-            let sk = alg.secret_from_seed(seed)?;
-            if !bool::from(sk.expanded.as_slice().ct_eq(expanded.as_slice())) {
-                return Err("the seed and the expanded key inside do not match".into());
-            }
-            sk
-        }
-    };
-    if let Some(pk) = &pkcs8.public_key
-        && *pk != alg.public_from_secret(&sk)?
-    {
+    // The codec checked the document; this checks the command's key against the codec's.
+    if alg.public_from_secret(&sk)? != key.public {
         return Err(format!(
             "the {} inside does not match the private key",
             info.kind.public_key()
         ));
     }
-    Ok(sk)
+    Ok((sk, prehash_of(key.variant)))
+}
+
+/// Checks that a document the codec wrote names the algorithm the registry has for `alg`
+/// (the registry's OIDs and the scheme crates' must agree).
+fn check_written(alg: &dyn Algorithm, der: &[u8], private: bool) -> CliResult<()> {
+    let oid = pkcs::document_oid(der, private);
+    let found = oid.as_deref().and_then(algs::find_by_oid);
+    if found.map(|a| a.info().name) == Some(alg.info().name) {
+        Ok(())
+    } else {
+        Err(CliError::new(format!(
+            "internal error: the {} key document has OID {oid:?}, expected {}",
+            alg.info().name,
+            alg.info().oid
+        )))
+    }
 }
 
 /// Encodes a public key in `format`.
@@ -205,14 +207,17 @@ pub fn encode_public_key(alg: &dyn Algorithm, pk: &[u8], format: Format) -> CliR
     match format {
         Format::Raw => Ok(pk.to_vec()),
         Format::Pem => {
-            let der = pkcs::encode_spki(alg.info().oid, pk).map_err(CliError::new)?;
+            let der = pkcs::encode_public(alg.info().name, pk, KeyVariant::Pure)
+                .map_err(CliError::new)?;
+            check_written(alg, &der, false)?;
             let pem = pkcs::pem_encode(pkcs::PUBLIC_KEY_LABEL, &der).map_err(CliError::new)?;
             Ok(pem.as_bytes().to_vec())
         }
     }
 }
 
-/// Encodes a secret key in `format` (PEM: the seed form when the seed is known).
+/// Encodes a secret key in `format` (PEM: the algorithm's canonical PKCS#8 form, see
+/// [`pkcs::encode_private`]).
 pub fn encode_secret_key(
     alg: &dyn Algorithm,
     sk: &SecretKey,
@@ -221,11 +226,14 @@ pub fn encode_secret_key(
     match format {
         Format::Raw => Ok(Zeroizing::new(sk.expanded.to_vec())),
         Format::Pem => {
-            let key = match &sk.seed {
-                Some(seed) => PrivateKey::Seed(seed.clone()),
-                None => PrivateKey::Expanded(sk.expanded.clone()),
-            };
-            let der = pkcs::encode_pkcs8(alg.info().oid, &key).map_err(CliError::new)?;
+            let der = pkcs::encode_private(
+                alg.info().name,
+                sk.seed.as_deref().map(Vec::as_slice),
+                &sk.expanded,
+                KeyVariant::Pure,
+            )
+            .map_err(CliError::new)?;
+            check_written(alg, &der, true)?;
             let pem = pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &der).map_err(CliError::new)?;
             Ok(Zeroizing::new(pem.as_bytes().to_vec()))
         }
@@ -242,8 +250,22 @@ mod tests {
         algs::find(name).unwrap()
     }
 
-    fn pem_private(oid: &str, key: &PrivateKey) -> Vec<u8> {
-        let der = pkcs::encode_pkcs8(oid, key).unwrap();
+    fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+        let mut out = vec![tag];
+        match body.len() {
+            n if n < 128 => out.push(n as u8),
+            n if n < 256 => out.extend_from_slice(&[0x81, n as u8]),
+            n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
+        }
+        out.extend_from_slice(body);
+        out
+    }
+
+    /// A PEM PKCS#8 document (version 1) with `oid` and the `privateKey` contents `contents`.
+    fn pem_private(oid: &str, contents: &[u8]) -> Vec<u8> {
+        let oid = spki::ObjectIdentifier::new(oid).unwrap();
+        let alg = tlv(0x30, &tlv(0x06, oid.as_bytes()));
+        let der = tlv(0x30, &[tlv(0x02, &[0]), alg, tlv(0x04, contents)].concat());
         pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &der)
             .unwrap()
             .as_bytes()
@@ -258,25 +280,29 @@ mod tests {
     }
 
     #[test]
-    fn all_three_private_key_forms_give_the_same_key() {
+    fn every_private_key_form_gives_the_same_key() {
         let a = alg("ml-dsa-44");
         let oid = a.info().oid;
-        let seed = Zeroizing::new(vec![0x42u8; 32]);
+        let seed = [0x42u8; 32];
         let sk = a.secret_from_seed(&seed).unwrap();
         let forms = [
-            PrivateKey::Seed(seed.clone()),
-            PrivateKey::Expanded(sk.expanded.clone()),
-            PrivateKey::Both {
-                seed: seed.clone(),
-                expanded: sk.expanded.clone(),
-            },
+            tlv(0x80, &seed),
+            tlv(0x04, &sk.expanded),
+            tlv(0x30, &[tlv(0x04, &seed), tlv(0x04, &sk.expanded)].concat()),
+            seed.to_vec(),
         ];
         for form in &forms {
-            let got = decode_secret_key(a, &pem_private(oid, form)).unwrap();
+            let (got, prehash) = decode_secret_key(a, &pem_private(oid, form)).unwrap();
             assert_eq!(got.expanded, sk.expanded);
+            assert_eq!(prehash, None);
         }
+        // HashML-DSA's OID: the same key, signing with SHA-512.
+        let (got, prehash) =
+            decode_secret_key(a, &pem_private("2.16.840.1.101.3.4.3.32", &forms[0])).unwrap();
+        assert_eq!(got.expanded, sk.expanded);
+        assert_eq!(prehash, Some(HashAlg::Sha2_512));
         // Raw: the expanded encoding.
-        let raw = decode_secret_key(a, &sk.expanded).unwrap();
+        let (raw, _) = decode_secret_key(a, &sk.expanded).unwrap();
         assert_eq!(raw.expanded, sk.expanded);
         assert!(raw.seed.is_none());
     }
@@ -285,10 +311,10 @@ mod tests {
     fn inconsistent_both_form_is_rejected() {
         let a = alg("ml-dsa-65");
         let other = a.secret_from_seed(&[1u8; 32]).unwrap();
-        let both = PrivateKey::Both {
-            seed: Zeroizing::new(vec![2u8; 32]),
-            expanded: other.expanded.clone(),
-        };
+        let both = tlv(
+            0x30,
+            &[tlv(0x04, &[2u8; 32]), tlv(0x04, &other.expanded)].concat(),
+        );
         let e = err(decode_secret_key(a, &pem_private(a.info().oid, &both)));
         assert_eq!(e, "the seed and the expanded key inside do not match");
     }
@@ -297,18 +323,18 @@ mod tests {
     fn wrong_lengths_inside_pem_are_rejected() {
         let a = alg("ml-dsa-87");
         let oid = a.info().oid;
-        let short_seed = PrivateKey::Seed(Zeroizing::new(vec![0u8; 31]));
-        let e = err(decode_secret_key(a, &pem_private(oid, &short_seed)));
+        let e = err(decode_secret_key(
+            a,
+            &pem_private(oid, &tlv(0x80, &[0u8; 31])),
+        ));
         assert_eq!(e, "the seed inside has 31 bytes, expected 32");
-        let short = PrivateKey::Expanded(Zeroizing::new(vec![0u8; 100]));
-        let e = err(decode_secret_key(a, &pem_private(oid, &short)));
-        assert!(e.contains("expanded key inside has 100 bytes"), "{e}");
-        let der = pkcs::encode_spki(oid, &[0u8; 2591]).unwrap();
-        let pem = pkcs::pem_encode(pkcs::PUBLIC_KEY_LABEL, &der).unwrap();
-        let e = err(decode_public_key(a, pem.as_bytes()));
+        let e = err(decode_secret_key(
+            a,
+            &pem_private(oid, &tlv(0x04, &[0u8; 100])),
+        ));
         assert_eq!(
             e,
-            "the public key inside has 2591 bytes, expected 2592 for ml-dsa-87"
+            "the expanded key inside has 100 bytes, expected 4896 for ml-dsa-87"
         );
     }
 
@@ -341,51 +367,42 @@ mod tests {
             e.ends_with("(which is the ml-dsa-44 public key size)"),
             "{e}"
         );
-        // An unknown OID.
-        let der = pkcs::encode_spki("1.3.6.1.4.1.2.267.7.6.5", &pair.public).unwrap();
-        let pem = pkcs::pem_encode(pkcs::PUBLIC_KEY_LABEL, &der).unwrap();
-        let e = err(decode_public_key(a44, pem.as_bytes()));
-        assert!(
-            e.contains("unknown algorithm (OID 1.3.6.1.4.1.2.267.7.6.5)"),
-            "{e}"
-        );
     }
 
     #[test]
-    fn version_2_public_key_is_checked() {
-        use der::Encode;
-        use der::asn1::{BitStringRef, OctetStringRef};
-
-        let a = alg("ml-dsa-44");
-        let pair = a.keygen(Some(&[9u8; 32])).unwrap();
-        let choice = [&[0x80, 0x20][..], &[9u8; 32]].concat();
-        let build = |pk: &[u8]| {
-            let mut info = pkcs8::PrivateKeyInfoRef::new(
-                spki::AlgorithmIdentifier {
-                    oid: spki::ObjectIdentifier::new(a.info().oid).unwrap(),
-                    parameters: None,
-                },
-                OctetStringRef::new(&choice).unwrap(),
-            );
-            info.public_key = Some(BitStringRef::from_bytes(pk).unwrap());
-            let der = info.to_der().unwrap();
-            pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &der)
-                .unwrap()
-                .as_bytes()
-                .to_vec()
-        };
-        assert!(decode_secret_key(a, &build(&pair.public)).is_ok());
-        let mut wrong = pair.public.clone();
-        wrong[40] ^= 1;
-        let e = err(decode_secret_key(a, &build(&wrong)));
-        assert_eq!(e, "the public key inside does not match the private key");
+    fn falcon_forms_work_across_commands() {
+        // keygen's PEM (the canonical oqs-provider form), the seed form of earlier pqlab
+        // versions and BouncyCastle's SEQUENCE all give the same key.
+        let a = alg("falcon-512");
+        let seed = [7u8; 48];
+        let pair = a.keygen(Some(&seed)).unwrap();
+        let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+        let (sk, _) = decode_secret_key(a, &pem).unwrap();
+        assert_eq!(sk.expanded, pair.secret.expanded);
+        let (sk, _) = decode_secret_key(a, &pem_private(a.info().oid, &tlv(0x80, &seed))).unwrap();
+        assert_eq!(sk.expanded, pair.secret.expanded);
+        let x = &pair.secret.expanded;
+        let bc = tlv(
+            0x30,
+            &[
+                tlv(0x02, &[0]),
+                tlv(0x04, &x[1..385]),
+                tlv(0x04, &x[385..769]),
+                tlv(0x04, &x[769..]),
+            ]
+            .concat(),
+        );
+        let (sk, _) = decode_secret_key(a, &pem_private("1.3.9999.3.6", &bc)).unwrap();
+        assert_eq!(sk.expanded, pair.secret.expanded);
+        let pk_pem = encode_public_key(a, &pair.public, Format::Pem).unwrap();
+        assert_eq!(decode_public_key(a, &pk_pem).unwrap().0, pair.public);
     }
 
     #[test]
     fn ml_kem_keys_are_checked_on_reading() {
         let a = alg("ml-kem-512");
         let pair = a.keygen(Some(&[3u8; 64])).unwrap();
-        assert_eq!(decode_public_key(a, &pair.public).unwrap(), pair.public);
+        assert_eq!(decode_public_key(a, &pair.public).unwrap().0, pair.public);
         let mut ek = pair.public.clone();
         ek[0] = 0xff;
         ek[1] |= 0x0f;
@@ -395,16 +412,12 @@ mod tests {
         dk[1632 - 64] ^= 1;
         let e = err(decode_secret_key(a, &dk));
         assert!(e.contains("hash check"), "{e}");
-        let e = err(decode_public_key(alg("ml-kem-768"), &pair.public));
-        assert_eq!(
-            e,
-            "expected 1184 bytes for ml-kem-768, found 800 \
-             (which is the ml-kem-512 encapsulation key size)"
-        );
-        // The seed form in PEM round-trips.
+        // The seed form in PEM round-trips, and so does the bare-seed draft form.
         let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
-        let sk = decode_secret_key(a, &pem).unwrap();
+        let (sk, _) = decode_secret_key(a, &pem).unwrap();
         assert_eq!(sk.seed.as_deref().map(Vec::as_slice), Some(&[3u8; 64][..]));
+        assert_eq!(sk.expanded, pair.secret.expanded);
+        let (sk, _) = decode_secret_key(a, &pem_private(a.info().oid, &[3u8; 64])).unwrap();
         assert_eq!(sk.expanded, pair.secret.expanded);
     }
 
@@ -417,20 +430,23 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        let a = alg("ml-dsa-44");
         let mut x: u32 = 1;
-        for len in [0usize, 1, 31, 32, 100, 1312, 2560, 4000] {
-            let data: Vec<u8> = (0..len)
-                .map(|_| {
-                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                    (x >> 16) as u8
-                })
-                .collect();
-            let _ = decode_secret_key(a, &data);
-            let _ = decode_public_key(a, &data);
-            let mut pem = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
-            pem.extend_from_slice(&data);
-            let _ = decode_secret_key(a, &pem);
+        for name in ["ml-dsa-44", "falcon-512", "ml-kem-768"] {
+            let a = alg(name);
+            for len in [0usize, 1, 31, 32, 100, 1312, 2560, 4000] {
+                let data: Vec<u8> = (0..len)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        (x >> 16) as u8
+                    })
+                    .collect();
+                let _ = decode_secret_key(a, &data);
+                let _ = decode_public_key(a, &data);
+                let mut pem = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+                pem.extend_from_slice(&data);
+                let _ = decode_secret_key(a, &pem);
+                let _ = decode_secret_key(a, &pem_private(a.info().oid, &data));
+            }
         }
     }
 }

@@ -7,15 +7,63 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use pqlab_lab::report::handshake::{self, HandshakeRow};
 use pqlab_tls::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
+use pqlab_tls::x509::{self, Certificate};
 use pqlab_tls::{net, provider, provider_for_group};
 
 use crate::commands::Outcome;
 use crate::error::{CliError, CliResult};
 use crate::io;
 
-/// Arguments of `pqlab cert`.
+/// Arguments of `pqlab cert`: without a subcommand (or with `make`) it makes a CA and a
+/// server certificate; `show` and `verify` read certificates.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct CertArgs {
+    /// Read certificates instead of making them.
+    #[command(subcommand)]
+    pub action: Option<CertAction>,
+    /// Making certificates (also without a subcommand, as before).
+    #[command(flatten)]
+    pub make: CertMakeArgs,
+}
+
+/// What `pqlab cert` does.
+#[derive(Debug, clap::Subcommand)]
+pub enum CertAction {
+    /// Make a CA and a server certificate (the same as `pqlab cert` without a subcommand).
+    Make(CertMakeArgs),
+    /// Print a certificate's subject, issuer, validity, key and signature algorithms (each
+    /// certificate of a PEM chain).
+    Show(CertShowArgs),
+    /// Check a certificate (or a PEM chain, each signed by the next) against --ca: exit 0 when
+    /// every signature verifies and the chain ends at the CA, 1 when one does not, 2 for input
+    /// that cannot be checked.
+    Verify(CertVerifyArgs),
+}
+
+/// Arguments of `pqlab cert show`.
+#[derive(Debug, Args)]
+pub struct CertShowArgs {
+    /// The certificate (PEM, one or more CERTIFICATE blocks, or DER).
+    #[arg(value_name = "CERT")]
+    pub cert: PathBuf,
+}
+
+/// Arguments of `pqlab cert verify`.
+#[derive(Debug, Args)]
+pub struct CertVerifyArgs {
+    /// The certificate (PEM, one or more CERTIFICATE blocks, or DER).
+    #[arg(value_name = "CERT")]
+    pub cert: PathBuf,
+    /// The trusted CA certificate; without it, the chain must end at a self-signed certificate
+    /// (whose own signature is checked).
+    #[arg(long, value_name = "CA.pem")]
+    pub ca: Option<PathBuf>,
+}
+
+/// Arguments of `pqlab cert make`.
+#[derive(Debug, Args)]
+pub struct CertMakeArgs {
     /// The signature algorithm: ml-dsa-44, ml-dsa-65, ml-dsa-87, falcon-512, falcon-1024 or
     /// ecdsa-p256 (Falcon: non-standard OIDs and TLS code points, those of the Open Quantum
     /// Safe provider). Keys given with --key-in / --ca-key-in keep their own algorithm.
@@ -35,11 +83,11 @@ pub struct CertArgs {
     #[arg(long, value_name = "CAKEY.pem")]
     pub ca_key_out: Option<PathBuf>,
     /// Where to write the server certificate followed by the CA certificate (PEM).
-    #[arg(long, value_name = "C.pem")]
-    pub cert_out: PathBuf,
+    #[arg(long, value_name = "C.pem", required = true)]
+    pub cert_out: Option<PathBuf>,
     /// Where to write the server's private key (PKCS#8 PEM, readable by the owner only).
-    #[arg(long, value_name = "K.pem")]
-    pub key_out: PathBuf,
+    #[arg(long, value_name = "K.pem", required = true)]
+    pub key_out: Option<PathBuf>,
     /// A DNS name or IP address of the server (repeat for more).
     #[arg(long, value_name = "NAME", default_value = "localhost")]
     pub san: Vec<String>,
@@ -194,6 +242,121 @@ fn tls_err(e: pqlab_tls::Error) -> CliError {
 
 /// `pqlab cert`.
 pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
+    match &args.action {
+        None => cert_make(&args.make),
+        Some(CertAction::Make(make)) => cert_make(make),
+        Some(CertAction::Show(show)) => cert_show(show),
+        Some(CertAction::Verify(verify)) => cert_verify(verify),
+    }
+}
+
+/// The certificates of a file (PEM chain or DER).
+fn read_certs(what: &str, path: &Path) -> CliResult<Vec<Vec<u8>>> {
+    let data = io::read_small(what, path)?;
+    let certs = x509::certificates(&data).map_err(|e| CliError::file(what, path, e))?;
+    for der in &certs {
+        Certificate::from_der(der).map_err(|e| CliError::file(what, path, e))?;
+    }
+    Ok(certs)
+}
+
+/// `pqlab cert show`.
+fn cert_show(args: &CertShowArgs) -> CliResult<Outcome> {
+    let certs = read_certs("certificate file", &args.cert)?;
+    let mut text = String::new();
+    for (i, der) in certs.iter().enumerate() {
+        let cert = Certificate::from_der(der).map_err(tls_err)?;
+        if certs.len() > 1 {
+            text.push_str(&format!("certificate {} of {}:\n", i + 1, certs.len()));
+        }
+        for (field, value) in cert.describe() {
+            text.push_str(&format!("{field}: {value}\n"));
+        }
+    }
+    print!("{text}");
+    Ok(Outcome::Success)
+}
+
+/// `pqlab cert verify`: every certificate signed by the next, the last by the CA (or by
+/// itself without --ca), each within its validity period.
+fn cert_verify(args: &CertVerifyArgs) -> CliResult<Outcome> {
+    let what = "certificate file";
+    let ders = read_certs(what, &args.cert)?;
+    let ca_ders = match &args.ca {
+        Some(p) => read_certs("CA certificate file", p)?,
+        None => Vec::new(),
+    };
+    let certs = ders
+        .iter()
+        .map(|d| Certificate::from_der(d).map_err(tls_err))
+        .collect::<CliResult<Vec<_>>>()?;
+    let ca = ca_ders
+        .first()
+        .map(|d| Certificate::from_der(d).map_err(tls_err))
+        .transpose()?;
+    let mut failure = None;
+    for (i, cert) in certs.iter().enumerate() {
+        let issuer = match (certs.get(i + 1), &ca) {
+            (Some(next), _) => next,
+            (None, Some(ca)) if ca.der == cert.der => cert,
+            (None, Some(ca)) => ca,
+            (None, None) if cert.is_self_issued() => cert,
+            (None, None) => {
+                return Err(CliError::file(
+                    what,
+                    &args.cert,
+                    "the chain does not end at a self-signed certificate; give its CA with --ca",
+                ));
+            }
+        };
+        let verdict = cert
+            .check_issued_by(issuer)
+            .map_err(|e| CliError::file(what, &args.cert, e))?
+            .and_then(|()| cert.check_validity_now());
+        if let Err(reason) = verdict {
+            failure.get_or_insert(format!(
+                "certificate {} of {}: {reason}",
+                i + 1,
+                certs.len()
+            ));
+        }
+    }
+    if let Some(ca) = &ca
+        && let Err(reason) = ca
+            .check_issued_by(ca)
+            .map_err(|e| {
+                CliError::file(
+                    "CA certificate file",
+                    args.ca.as_deref().unwrap_or(Path::new("")),
+                    e,
+                )
+            })?
+            .and_then(|()| ca.check_validity_now())
+    {
+        failure.get_or_insert(format!("the CA certificate: {reason}"));
+    }
+    match failure {
+        None => {
+            println!("valid");
+            Ok(Outcome::Success)
+        }
+        Some(reason) => {
+            println!("invalid: {reason}");
+            Ok(Outcome::InvalidSignature)
+        }
+    }
+}
+
+/// `pqlab cert` (make).
+fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
+    let cert_out = args
+        .cert_out
+        .as_deref()
+        .ok_or_else(|| CliError::new("--cert-out is required"))?;
+    let key_out = args
+        .key_out
+        .as_deref()
+        .ok_or_else(|| CliError::new("--key-out is required"))?;
     let alg = CertAlg::from_name(&args.alg).map_err(|_| {
         CliError::new(format!(
             "unknown algorithm '{}' for cert (known: {})",
@@ -222,17 +385,11 @@ pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
         io::stage("CA certificate", &args.ca_out, ca_pem.as_bytes(), false)?,
         io::stage(
             "certificate",
-            &args.cert_out,
+            cert_out,
             format!("{leaf_pem}{ca_pem}").as_bytes(),
             false,
         )?,
-        io::stage_key(
-            "private key",
-            &args.key_out,
-            key_pem.as_bytes(),
-            true,
-            args.force,
-        )?,
+        io::stage_key("private key", key_out, key_pem.as_bytes(), true, args.force)?,
     ];
     if let Some(path) = &args.ca_key_out {
         let ca_key_pem = chain.ca_key.pkcs8_pem().map_err(tls_err)?;
@@ -257,8 +414,8 @@ pub fn cert(args: &CertArgs) -> CliResult<Outcome> {
         "{}{note}: wrote the CA certificate {}, the server certificate {} and its key {}",
         leaf_alg.name(),
         args.ca_out.display(),
-        args.cert_out.display(),
-        args.key_out.display()
+        cert_out.display(),
+        key_out.display()
     );
     Ok(Outcome::Success)
 }

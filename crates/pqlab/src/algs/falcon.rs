@@ -163,13 +163,18 @@ impl<const N: usize> SignatureScheme for Falcon<N> {
         Ok(out)
     }
 
-    /// Only what makes the file a signature of another kind: its header byte (Falcon spec v1.2,
-    /// Section 3.11). A signature of this parameter set that does not decode (compressed s2 cut
-    /// short, non-canonical, out of range, trailing bytes) is a signature that does not verify
-    /// (exit status 1), not an input error.
+    /// Only what makes the file a signature of the other Falcon degree: its header byte
+    /// (Falcon spec v1.2, Section 3.11: 0x30 + logn), two bits away from this degree's. Any
+    /// other signature that does not decode (a flipped header bit, compressed s2 cut short,
+    /// non-canonical, out of range, trailing bytes) does not verify (exit status 1).
     fn check_signature(&self, sig: &[u8]) -> Result<(), String> {
-        match Signature::<N>::decode(sig) {
-            Err(e @ Error::InvalidHeader { .. }) => Err(describe(&e)),
+        let other: usize = if N == 512 { 1024 } else { 512 };
+        match sig.first() {
+            Some(&h) if h == 0x30 + other.trailing_zeros() as u8 => Err(format!(
+                "a falcon-{other} signature, not {}: header byte {h:#04x}, expected {:#04x}",
+                self.name,
+                0x30 + N.trailing_zeros() as u8
+            )),
             _ => Ok(()),
         }
     }

@@ -1,0 +1,313 @@
+//! PKCS#8 and SubjectPublicKeyInfo for Falcon keys (feature `pkcs8`; heap-free).
+//!
+//! **Non-standard**: no standard assigns Falcon an OID or a key format. The OIDs written are
+//! those of the Open Quantum Safe provider (1.3.9999.3.11 for Falcon-512, 1.3.9999.3.14 for
+//! Falcon-1024, which BouncyCastle uses too); the older OQS / BouncyCastle OIDs 1.3.9999.3.6 /
+//! 1.3.9999.3.9 and 1.3.9999.3.1 / 1.3.9999.3.4 are read as well. Parameters are absent.
+//!
+//! * **Public key**: the BIT STRING holds the encoded public key of the Falcon specification
+//!   v1.2, Section 3.11.4 (header 0x00 + logn, then h). Also read: BouncyCastle's older
+//!   `FalconPublicKey ::= SEQUENCE { h OCTET STRING }` (h with or without the header).
+//! * **Private key**, written (canonical) as oqs-provider writes it: `privateKey` holds a DER
+//!   OCTET STRING with the encoded secret key (Section 3.11.5, header 0x50 + logn) followed by
+//!   the encoded public key. Also read:
+//!   - the same OCTET STRING with the secret key alone, and the secret key (with or without
+//!     the public key) not wrapped in an OCTET STRING;
+//!   - BouncyCastle's `FalconPrivateKey ::= SEQUENCE { version INTEGER, f OCTET STRING,
+//!     g OCTET STRING, F OCTET STRING, publicKey FalconPublicKey OPTIONAL }` (f, g and F
+//!     packed as in the secret-key encoding; the public key optionally context-tagged `[0]`);
+//!   - pqlab's seed form `[0] IMPLICIT OCTET STRING` holding the 48-byte key-generation seed
+//!     ([`SigningKey::generate_from_seed`]).
+//!
+//! A public key stored with the private key (in any of these places, or as a version-2
+//! OneAsymmetricKey's public key) must be the key's.
+
+use core::fmt;
+
+use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
+use der::{Decode, Encode, Reader, SliceReader, Tag, TagNumber, Tagged};
+use pkcs8::PrivateKeyInfoRef;
+use spki::{AlgorithmIdentifier, ObjectIdentifier, SubjectPublicKeyInfoRef};
+use zeroize::Zeroizing;
+
+use crate::{SEED_LEN, SigningKey, VerifyingKey, params};
+
+/// The Falcon-512 OID written (oqs-provider, BouncyCastle).
+pub const OID_FALCON_512: &str = "1.3.9999.3.11";
+/// The Falcon-1024 OID written (oqs-provider, BouncyCastle).
+pub const OID_FALCON_1024: &str = "1.3.9999.3.14";
+/// Falcon-512 OIDs read: the current one, then older OQS / BouncyCastle ones.
+const OIDS_512: [&str; 3] = [OID_FALCON_512, "1.3.9999.3.6", "1.3.9999.3.1"];
+/// Falcon-1024 OIDs read.
+const OIDS_1024: [&str; 3] = [OID_FALCON_1024, "1.3.9999.3.9", "1.3.9999.3.4"];
+
+/// The largest PKCS#8 document [`encode_signing_key`] writes (Falcon-1024).
+pub const MAX_PKCS8_LEN: usize = 2305 + 1793 + 32;
+/// The largest SubjectPublicKeyInfo [`encode_verifying_key`] writes (Falcon-1024).
+pub const MAX_SPKI_LEN: usize = 1793 + 32;
+
+/// The tag of the seed form: `[0]` IMPLICIT, primitive.
+const SEED_TAG: Tag = Tag::ContextSpecific {
+    constructed: false,
+    number: TagNumber(0),
+};
+
+/// Why a key document was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Pkcs8Error {
+    /// The DER is malformed (or an output buffer is too small).
+    Der(der::Error),
+    /// The algorithm OID is not one of this degree's.
+    OtherAlgorithm,
+    /// The algorithm identifier has parameters; they must be absent.
+    Parameters,
+    /// The private key is none of the forms above (the tag that was found).
+    UnknownForm(Tag),
+    /// The secret key (OQS form) has the wrong length.
+    SecretKeyLength(usize),
+    /// A BouncyCastle key's f, g or F has the wrong length.
+    PolynomialLength(usize),
+    /// The seed has the wrong length.
+    SeedLength(usize),
+    /// The public key has the wrong length.
+    PublicKeyLength(usize),
+    /// The public key stored with the private key is not its public key.
+    PublicKeyMismatch,
+    /// The library refused the key.
+    Key(crate::Error),
+}
+
+impl fmt::Display for Pkcs8Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Der(e) => write!(f, "malformed DER: {e}"),
+            Self::OtherAlgorithm => f.write_str("the key is for another algorithm"),
+            Self::Parameters => {
+                f.write_str("the algorithm identifier has parameters; they must be absent")
+            }
+            Self::UnknownForm(tag) => write!(
+                f,
+                "malformed private key: expected an OCTET STRING (secret key || public key, \
+                 OQS), a SEQUENCE (BouncyCastle) or a seed [0] (pqlab), found {tag}"
+            ),
+            Self::SecretKeyLength(n) => write!(
+                f,
+                "the secret key inside has {n} bytes (expected the secret key, optionally \
+                 followed by the public key)"
+            ),
+            Self::PolynomialLength(n) => {
+                write!(f, "a polynomial (f, g or F) inside has {n} bytes")
+            }
+            Self::SeedLength(n) => write!(f, "the seed inside has {n} bytes, expected 48"),
+            Self::PublicKeyLength(n) => write!(f, "the public key inside has {n} bytes"),
+            Self::PublicKeyMismatch => {
+                f.write_str("the public key inside does not match the private key")
+            }
+            Self::Key(e) => write!(f, "not a valid Falcon key: {e}"),
+        }
+    }
+}
+
+impl From<der::Error> for Pkcs8Error {
+    fn from(e: der::Error) -> Self {
+        Self::Der(e)
+    }
+}
+
+/// The OIDs of degree `N` (the first is the one written).
+const fn oids(n: usize) -> &'static [&'static str; 3] {
+    if n == 512 { &OIDS_512 } else { &OIDS_1024 }
+}
+
+/// The OID written for degree `N`.
+pub const fn oid(n: usize) -> &'static str {
+    oids(n)[0]
+}
+
+/// Checks that an algorithm identifier is one of degree `N`'s (compared as encoded bytes, so
+/// that a non-canonical encoding is another OID), parameters absent.
+fn check_alg<const N: usize>(alg: &AlgorithmIdentifier<AnyRef<'_>>) -> Result<(), Pkcs8Error> {
+    if !oids(N)
+        .iter()
+        .any(|o| ObjectIdentifier::new(o).is_ok_and(|o| o == alg.oid))
+    {
+        return Err(Pkcs8Error::OtherAlgorithm);
+    }
+    if alg.parameters.is_some() {
+        return Err(Pkcs8Error::Parameters);
+    }
+    Ok(())
+}
+
+/// Checks a stored public key against `sk`: the encoded key, or h without its header byte.
+fn check_public<const N: usize>(sk: &SigningKey<N>, stored: &[u8]) -> Result<(), Pkcs8Error> {
+    let mut own = [0u8; MAX_SPKI_LEN];
+    let len = sk
+        .verifying_key()
+        .encode(&mut own)
+        .map_err(Pkcs8Error::Key)?;
+    if stored == &own[..len] || stored == &own[1..len] {
+        Ok(())
+    } else if stored.len() + 1 != len && stored.len() != len {
+        Err(Pkcs8Error::PublicKeyLength(stored.len()))
+    } else {
+        Err(Pkcs8Error::PublicKeyMismatch)
+    }
+}
+
+/// The OQS form's contents: the encoded secret key, optionally followed by the public key.
+fn from_sk_pk<const N: usize>(bytes: &[u8]) -> Result<SigningKey<N>, Pkcs8Error> {
+    let sk_len = SigningKey::<N>::ENCODED_LEN;
+    if bytes.len() != sk_len && bytes.len() != sk_len + VerifyingKey::<N>::ENCODED_LEN {
+        return Err(Pkcs8Error::SecretKeyLength(bytes.len()));
+    }
+    let sk = SigningKey::<N>::decode(&bytes[..sk_len]).map_err(Pkcs8Error::Key)?;
+    if bytes.len() > sk_len {
+        check_public(&sk, &bytes[sk_len..])?;
+    }
+    Ok(sk)
+}
+
+/// BouncyCastle's `FalconPrivateKey` SEQUENCE (its contents in `body`).
+#[allow(non_snake_case)]
+fn from_bouncycastle<const N: usize>(body: &[u8]) -> Result<SigningKey<N>, Pkcs8Error> {
+    let mut reader = SliceReader::new(body)?;
+    let _version: u8 = reader.decode()?;
+    let f: &OctetStringRef = reader.decode()?;
+    let g: &OctetStringRef = reader.decode()?;
+    let F: &OctetStringRef = reader.decode()?;
+    let public: Option<AnyRef<'_>> = reader.decode()?;
+    reader.finish()?;
+    let fg_len = params::fg_bits(N) * N / 8;
+    let mut sk = Zeroizing::new([0u8; 2305]);
+    let sk = &mut sk[..SigningKey::<N>::ENCODED_LEN];
+    sk[0] = params::sk_header(N);
+    let mut at = 1;
+    for (part, len) in [(f, fg_len), (g, fg_len), (F, N)] {
+        let part = part.as_bytes();
+        if part.len() != len {
+            return Err(Pkcs8Error::PolynomialLength(part.len()));
+        }
+        sk[at..at + len].copy_from_slice(part);
+        at += len;
+    }
+    let key = SigningKey::<N>::decode(sk).map_err(Pkcs8Error::Key)?;
+    if let Some(public) = public {
+        // FalconPublicKey ::= SEQUENCE { h OCTET STRING }, possibly as [0] (IMPLICIT: its
+        // contents are the SEQUENCE's; EXPLICIT: they are the SEQUENCE).
+        let mut value = public.value();
+        if public.tag().is_context_specific() && value.first() == Some(&0x30) {
+            value = AnyRef::from_der(value)?.value();
+        }
+        let h = <&OctetStringRef>::from_der(value)?;
+        check_public(&key, h.as_bytes())?;
+    }
+    Ok(key)
+}
+
+/// The key from the `privateKey` contents, in any of the forms of the module documentation.
+fn key_from_private<const N: usize>(contents: &[u8]) -> Result<SigningKey<N>, Pkcs8Error> {
+    if contents.first() == Some(&params::sk_header(N)) {
+        return from_sk_pk(contents);
+    }
+    let any = AnyRef::from_der(contents)?;
+    match any.tag() {
+        Tag::OctetString => from_sk_pk(any.value()),
+        Tag::Sequence => from_bouncycastle(any.value()),
+        SEED_TAG => {
+            let seed: &[u8; SEED_LEN] = any
+                .value()
+                .try_into()
+                .map_err(|_| Pkcs8Error::SeedLength(any.value().len()))?;
+            Ok(SigningKey::<N>::generate_from_seed(seed))
+        }
+        other => Err(Pkcs8Error::UnknownForm(other)),
+    }
+}
+
+/// Decodes a PKCS#8 (OneAsymmetricKey, version 1 or 2) Falcon private key of degree `N` in any
+/// form the module documentation lists. [`Pkcs8Error::OtherAlgorithm`] when it is not for `N`.
+pub fn decode_signing_key<const N: usize>(der: &[u8]) -> Result<SigningKey<N>, Pkcs8Error> {
+    const { params::check_n(N) };
+    let info = PrivateKeyInfoRef::from_der(der)?;
+    check_alg::<N>(&info.algorithm)?;
+    let key = key_from_private::<N>(info.private_key.as_bytes())?;
+    if let Some(bits) = info.public_key {
+        let pk = bits.as_bytes().ok_or(Pkcs8Error::PublicKeyLength(0))?;
+        check_public(&key, pk)?;
+    }
+    Ok(key)
+}
+
+/// Decodes a SubjectPublicKeyInfo holding a Falcon public key of degree `N`.
+pub fn decode_verifying_key<const N: usize>(der: &[u8]) -> Result<VerifyingKey<N>, Pkcs8Error> {
+    const { params::check_n(N) };
+    let spki = SubjectPublicKeyInfoRef::from_der(der)?;
+    check_alg::<N>(&spki.algorithm)?;
+    let bits = spki
+        .subject_public_key
+        .as_bytes()
+        .ok_or(Pkcs8Error::PublicKeyLength(0))?;
+    if bits.len() == VerifyingKey::<N>::ENCODED_LEN {
+        return VerifyingKey::<N>::decode(bits).map_err(Pkcs8Error::Key);
+    }
+    // BouncyCastle's older SEQUENCE { h OCTET STRING }.
+    let seq = AnyRef::from_der(bits)?;
+    if seq.tag() != Tag::Sequence {
+        return Err(Pkcs8Error::PublicKeyLength(bits.len()));
+    }
+    let h = <&OctetStringRef>::from_der(seq.value())?.as_bytes();
+    let mut pk = [0u8; MAX_SPKI_LEN];
+    let len = VerifyingKey::<N>::ENCODED_LEN;
+    pk[0] = params::pk_header(N);
+    match h.len() {
+        n if n == len => pk[..len].copy_from_slice(h),
+        n if n + 1 == len => pk[1..len].copy_from_slice(h),
+        n => return Err(Pkcs8Error::PublicKeyLength(n)),
+    }
+    VerifyingKey::<N>::decode(&pk[..len]).map_err(Pkcs8Error::Key)
+}
+
+/// Writes the canonical (oqs-provider) PKCS#8 form of `key` into `out` and returns its length
+/// ([`MAX_PKCS8_LEN`] bytes are always enough).
+pub fn encode_signing_key<const N: usize>(
+    key: &SigningKey<N>,
+    out: &mut [u8],
+) -> Result<usize, Pkcs8Error> {
+    let mut blob = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
+    let sk_len = key.encode(&mut blob[..]).map_err(Pkcs8Error::Key)?;
+    let pk_len = key
+        .verifying_key()
+        .encode(&mut blob[sk_len..])
+        .map_err(Pkcs8Error::Key)?;
+    let mut inner = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
+    let inner = OctetStringRef::new(&blob[..sk_len + pk_len])?.encode_to_slice(&mut inner[..])?;
+    let alg = AlgorithmIdentifier {
+        oid: ObjectIdentifier::new(oid(N)).map_err(|_| Pkcs8Error::OtherAlgorithm)?,
+        parameters: None,
+    };
+    let info = PrivateKeyInfoRef::new(alg, OctetStringRef::new(inner)?);
+    Ok(info.encode_to_slice(out)?.len())
+}
+
+/// Writes the SubjectPublicKeyInfo of `vk` into `out` and returns its length
+/// ([`MAX_SPKI_LEN`] bytes are always enough).
+pub fn encode_verifying_key<const N: usize>(
+    vk: &VerifyingKey<N>,
+    out: &mut [u8],
+) -> Result<usize, Pkcs8Error> {
+    let mut pk = [0u8; MAX_SPKI_LEN];
+    let len = vk.encode(&mut pk).map_err(Pkcs8Error::Key)?;
+    let spki = SubjectPublicKeyInfoRef {
+        algorithm: AlgorithmIdentifier {
+            oid: ObjectIdentifier::new(oid(N)).map_err(|_| Pkcs8Error::OtherAlgorithm)?,
+            parameters: None,
+        },
+        subject_public_key: BitStringRef::from_bytes(&pk[..len])?,
+    };
+    Ok(spki.encode_to_slice(out)?.len())
+}
+
+#[cfg(test)]
+mod tests;
