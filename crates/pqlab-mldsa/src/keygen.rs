@@ -55,20 +55,26 @@ fn t_rows<P: ParameterSet, B: Ops>(
         t.reduce::<B>();
         t.caddq::<B>();
         B::power2round(&t.0, &mut t1.0, &mut t0.0);
-        B::simple_bit_pack(&t1.0, 10, &mut pk[32 + 320 * r..32 + 320 * (r + 1)]);
-        if let Some(out) = t0_out.as_deref_mut() {
-            let len = 32 * D as usize;
-            B::bit_pack(
-                &t0.0,
-                D as usize,
-                1 << (D - 1),
-                &mut out[r * len..(r + 1) * len],
-            );
-        }
+        pack_row::<B>(r, &t1, &t0, pk, t0_out.as_deref_mut());
     });
     t1.zeroize();
     t0.zeroize();
     s1_hat.zeroize();
+}
+
+/// FIPS 204, Algorithm 6 lines 6 to 8, one row r: t1\[r\] packed into pk (pkEncode,
+/// Algorithm 22) and, if asked for, t0\[r\] into `t0_out` (skEncode's t0 part, Algorithm 24).
+fn pack_row<B: Ops>(r: usize, t1: &Poly, t0: &Poly, pk: &mut [u8], t0_out: Option<&mut [u8]>) {
+    B::simple_bit_pack(&t1.0, 10, &mut pk[32 + 320 * r..32 + 320 * (r + 1)]);
+    if let Some(out) = t0_out {
+        let len = 32 * D as usize;
+        B::bit_pack(
+            &t0.0,
+            D as usize,
+            1 << (D - 1),
+            &mut out[r * len..(r + 1) * len],
+        );
+    }
 }
 
 /// FIPS 204, Algorithm 6 lines 5 and 6 in small memory (after Greconici, Kannwischer and
@@ -112,16 +118,7 @@ fn t_rows<P: ParameterSet, B: Ops>(
         for (x, t1) in t.0.iter_mut().zip(col.0.iter_mut()) {
             (*t1, *x) = power2round(*x);
         }
-        B::simple_bit_pack(&col.0, 10, &mut pk[32 + 320 * r..32 + 320 * (r + 1)]);
-        if let Some(out) = t0_out.as_deref_mut() {
-            let len = 32 * D as usize;
-            B::bit_pack(
-                &t.0,
-                D as usize,
-                1 << (D - 1),
-                &mut out[r * len..(r + 1) * len],
-            );
-        }
+        pack_row::<B>(r, &col, &t, pk, t0_out.as_deref_mut());
     }
     t.zeroize();
     col.zeroize();
