@@ -79,9 +79,9 @@ pub const EXPECTED: &[Expected] = &[
     },
     Expected {
         id: "mldsa-sign-which-check",
-        file: "pqlab-mldsa/src/sign.rs",
-        function: "sign_loop",
-        lines: &[514, 515, 516, 525],
+        file: "pqlab-mldsa/src/sign/kept.rs",
+        function: "respond",
+        lines: &[83, 84],
         kind: Kind::Open,
         reason: "the `&&` between r0_rows, z_columns and hint_rows short-circuits: which check \
                  rejected an attempt is revealed (timing of the skipped checks), not only the \
@@ -93,7 +93,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-rejection",
         file: "pqlab-mldsa/src/sign.rs",
         function: "sign_loop",
-        lines: &[527],
+        lines: &[333],
         kind: Kind::Public,
         reason: "`if !accepted` (FIPS 204, Alg. 7, line 23/28 outcome): whether an attempt is \
                  rejected is public in ML-DSA's security argument (the attempt count).",
