@@ -46,7 +46,7 @@ use crate::LabError;
 use crate::machine::Machine;
 use crate::measure::{self, Sample};
 use crate::papers::Scope;
-use crate::run::{Config, ConfigRecord, Progress, Report, Statistics};
+use crate::run::{Config, ConfigRecord, Progress, Report};
 
 /// How many fixed seeds (rounds, at most) the whole Falcon key generation is measured over.
 pub const KEYGEN_SEEDS: usize = 100;
@@ -539,21 +539,9 @@ pub(crate) fn report(
     notes: Vec<String>,
     scope: Scope,
 ) -> Report {
-    let mut report = Report {
-        machine: Machine::detect(),
-        config: record,
-        sizes: Vec::new(),
-        results: Vec::new(),
-        peer_checks: Vec::new(),
-        statistics: Statistics::default(),
-        notes,
-        static_tables: Vec::new(),
-        footprints: Vec::new(),
-        profile: None,
-        reductions,
-        backends: Vec::new(),
-        published: None,
-    };
+    let mut report = Report::empty(Machine::detect(), record);
+    report.reductions = reductions;
+    report.notes = notes;
     report.published = Some(config.published(&report, scope));
     report
 }

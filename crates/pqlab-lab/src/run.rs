@@ -397,6 +397,28 @@ pub struct FootprintRow {
     pub ram: u64,
 }
 
+impl Report {
+    /// A report of `config` on `machine` with nothing in it yet (every table empty): the
+    /// studies and the M4 lab fill in theirs.
+    pub fn empty(machine: Machine, config: ConfigRecord) -> Report {
+        Report {
+            machine,
+            config,
+            sizes: Vec::new(),
+            results: Vec::new(),
+            peer_checks: Vec::new(),
+            statistics: Statistics::default(),
+            notes: Vec::new(),
+            static_tables: Vec::new(),
+            profile: None,
+            reductions: Vec::new(),
+            backends: Vec::new(),
+            published: None,
+            footprints: Vec::new(),
+        }
+    }
+}
+
 /// Progress of a run: (done, total, what is being measured now).
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, &str);
 

@@ -32,7 +32,7 @@ use crate::LabError;
 use crate::machine::Machine;
 use crate::measure::{Sample, Summary};
 use crate::registry::{self, Op};
-use crate::run::{Config, ConfigRecord, Progress, Report, ResultRow, SizeRow, Statistics};
+use crate::run::{Config, ConfigRecord, Progress, Report, ResultRow, SizeRow};
 
 /// The parameter sets the firmware has.
 pub const ALGS: [&str; 8] = [
@@ -694,38 +694,29 @@ fn common_report(
             },
         )
         .collect();
-    Report {
-        machine,
-        config: ConfigRecord {
-            iterations: config.iterations,
-            warmup: 0,
-            msg_sizes: vec![32],
-            algs,
-            ops: Op::ALL
-                .into_iter()
-                .filter(|o| config.ops.is_empty() || config.ops.contains(o))
-                .collect(),
-            peers: config.peers,
-            quick: config.quick,
-            power_model: Some(model::power()),
-            method: "Cortex-M4 under QEMU (netduinoplus2, -icount shift=0): exact instruction \
-                     counts per call from TIM2 at 1 GHz of virtual time (one tick per \
-                     instruction), fresh inputs per call from a per-call splitmix64 seed; \
-                     cycles and times from the model (instructions x CPI, 168 MHz); painted \
-                     process stack; flash and RAM from the ELF",
-        },
-        sizes,
-        results,
-        peer_checks: Vec::new(),
-        statistics: Statistics::default(),
-        notes,
-        static_tables: Vec::new(),
-        footprints: Vec::new(),
-        profile: None,
-        reductions: Vec::new(),
-        backends: Vec::new(),
-        published: None,
-    }
+    let config = ConfigRecord {
+        iterations: config.iterations,
+        warmup: 0,
+        msg_sizes: vec![32],
+        algs,
+        ops: Op::ALL
+            .into_iter()
+            .filter(|o| config.ops.is_empty() || config.ops.contains(o))
+            .collect(),
+        peers: config.peers,
+        quick: config.quick,
+        power_model: Some(model::power()),
+        method: "Cortex-M4 under QEMU (netduinoplus2, -icount shift=0): exact instruction \
+                 counts per call from TIM2 at 1 GHz of virtual time (one tick per \
+                 instruction), fresh inputs per call from a per-call splitmix64 seed; \
+                 cycles and times from the model (instructions x CPI, 168 MHz); painted \
+                 process stack; flash and RAM from the ELF",
+    };
+    let mut report = Report::empty(machine, config);
+    report.sizes = sizes;
+    report.results = results;
+    report.notes = notes;
+    report
 }
 
 #[cfg(test)]

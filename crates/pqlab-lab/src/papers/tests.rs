@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::measure::Summary;
 use crate::registry::Op;
-use crate::run::{ConfigRecord, ResultRow, Statistics};
+use crate::run::{ConfigRecord, ResultRow};
 
 /// The shared folder, or `None` (skipped) where it is missing outside CI.
 fn shared() -> Option<PathBuf> {
@@ -53,31 +53,20 @@ fn row(imp: &str, alg: &str, op: Op, median_ns: f64) -> ResultRow {
 }
 
 fn report(results: Vec<ResultRow>) -> Report {
-    Report {
-        machine: crate::machine::Machine::detect(),
-        config: ConfigRecord {
-            iterations: 10,
-            warmup: 0,
-            msg_sizes: vec![32],
-            algs: Vec::new(),
-            ops: Vec::new(),
-            peers: false,
-            quick: true,
-            power_model: None,
-            method: "test",
-        },
-        sizes: Vec::new(),
-        results,
-        peer_checks: Vec::new(),
-        statistics: Statistics::default(),
-        notes: Vec::new(),
-        static_tables: Vec::new(),
-        footprints: Vec::new(),
-        profile: None,
-        reductions: Vec::new(),
-        backends: Vec::new(),
-        published: None,
-    }
+    let config = ConfigRecord {
+        iterations: 10,
+        warmup: 0,
+        msg_sizes: vec![32],
+        algs: Vec::new(),
+        ops: Vec::new(),
+        peers: false,
+        quick: true,
+        power_model: None,
+        method: "test",
+    };
+    let mut r = Report::empty(crate::machine::Machine::detect(), config);
+    r.results = results;
+    r
 }
 
 /// Medians (ns) in the proportions of a typical x86-64 run of pqlab.

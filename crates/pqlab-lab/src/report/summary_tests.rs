@@ -5,7 +5,7 @@ use super::*;
 use crate::energy::PowerModel;
 use crate::machine::Machine;
 use crate::measure::Summary as Latency;
-use crate::run::{ConfigRecord, Report, ResultRow, SizeRow, Statistics};
+use crate::run::{ConfigRecord, Report, ResultRow, SizeRow};
 
 fn row(imp: &str, alg: &str, op: Op, us: f64) -> ResultRow {
     ResultRow {
@@ -77,36 +77,26 @@ fn report(power: Option<PowerModel>) -> Report {
             x.energy_j = Some(m.joules(x.summary.median_ns));
         }
     }
-    Report {
-        machine: Machine::detect(),
-        config: ConfigRecord {
-            iterations: 10,
-            warmup: 1,
-            msg_sizes: vec![32],
-            algs: Vec::new(),
-            ops: Op::ALL.to_vec(),
-            peers: true,
-            quick: true,
-            power_model: power,
-            method: "test",
-        },
-        sizes: vec![
-            sizes("ml-dsa-44", 1312, 2420, true),
-            sizes("falcon-512", 897, 666, true),
-            sizes("ml-dsa-65", 1952, 3309, true),
-            sizes("ml-kem-768", 1184, 1088, false),
-        ],
-        results,
-        peer_checks: Vec::new(),
-        statistics: Statistics::default(),
-        notes: Vec::new(),
-        static_tables: Vec::new(),
-        footprints: Vec::new(),
-        profile: None,
-        reductions: Vec::new(),
-        backends: Vec::new(),
-        published: None,
-    }
+    let config = ConfigRecord {
+        iterations: 10,
+        warmup: 1,
+        msg_sizes: vec![32],
+        algs: Vec::new(),
+        ops: Op::ALL.to_vec(),
+        peers: true,
+        quick: true,
+        power_model: power,
+        method: "test",
+    };
+    let mut report = Report::empty(Machine::detect(), config);
+    report.sizes = vec![
+        sizes("ml-dsa-44", 1312, 2420, true),
+        sizes("falcon-512", 897, 666, true),
+        sizes("ml-dsa-65", 1952, 3309, true),
+        sizes("ml-kem-768", 1184, 1088, false),
+    ];
+    report.results = results;
+    report
 }
 
 fn question<'a>(s: &'a Summary, id: &str) -> &'a Question {
