@@ -22,12 +22,9 @@
 //! A public key stored with the private key (in any of these places, or as a version-2
 //! OneAsymmetricKey's public key) must be the key's.
 
-use core::fmt;
-
-use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
-use der::{Decode, Encode, Reader, SliceReader, Tag, TagNumber, Tagged};
-use pkcs8::PrivateKeyInfoRef;
-use spki::{AlgorithmIdentifier, ObjectIdentifier, SubjectPublicKeyInfoRef};
+use der::asn1::{AnyRef, OctetStringRef};
+use der::{Decode, Reader, SliceReader, Tag, Tagged};
+use pqlab_pkcs8::Choice;
 use zeroize::Zeroizing;
 
 use crate::{SEED_LEN, SigningKey, VerifyingKey, params};
@@ -46,73 +43,14 @@ pub const MAX_PKCS8_LEN: usize = 2305 + 1793 + 32;
 /// The largest SubjectPublicKeyInfo [`encode_verifying_key`] writes (Falcon-1024).
 pub const MAX_SPKI_LEN: usize = 1793 + 32;
 
-/// The tag of the seed form: `[0]` IMPLICIT, primitive.
-const SEED_TAG: Tag = Tag::ContextSpecific {
-    constructed: false,
-    number: TagNumber(0),
-};
-
 /// Why a key document was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Pkcs8Error {
-    /// The DER is malformed (or an output buffer is too small).
-    Der(der::Error),
-    /// The algorithm OID is not one of this degree's.
-    OtherAlgorithm,
-    /// The algorithm identifier has parameters; they must be absent.
-    Parameters,
-    /// The private key is none of the forms above (the tag that was found).
-    UnknownForm(Tag),
-    /// The secret key (OQS form) has the wrong length.
-    SecretKeyLength(usize),
-    /// A BouncyCastle key's f, g or F has the wrong length.
-    PolynomialLength(usize),
-    /// The seed has the wrong length.
-    SeedLength(usize),
-    /// The public key has the wrong length.
-    PublicKeyLength(usize),
-    /// The public key stored with the private key is not its public key.
-    PublicKeyMismatch,
-    /// The library refused the key.
-    Key(crate::Error),
-}
+pub type Pkcs8Error = pqlab_pkcs8::Pkcs8Error<crate::Error>;
 
-impl fmt::Display for Pkcs8Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Der(e) => write!(f, "malformed DER: {e}"),
-            Self::OtherAlgorithm => f.write_str("the key is for another algorithm"),
-            Self::Parameters => {
-                f.write_str("the algorithm identifier has parameters; they must be absent")
-            }
-            Self::UnknownForm(tag) => write!(
-                f,
-                "malformed private key: expected an OCTET STRING (secret key || public key, \
-                 OQS), a SEQUENCE (BouncyCastle) or a seed [0] (pqlab), found {tag}"
-            ),
-            Self::SecretKeyLength(n) => write!(
-                f,
-                "the secret key inside has {n} bytes (expected the secret key, optionally \
-                 followed by the public key)"
-            ),
-            Self::PolynomialLength(n) => {
-                write!(f, "a polynomial (f, g or F) inside has {n} bytes")
-            }
-            Self::SeedLength(n) => write!(f, "the seed inside has {n} bytes, expected 48"),
-            Self::PublicKeyLength(n) => write!(f, "the public key inside has {n} bytes"),
-            Self::PublicKeyMismatch => {
-                f.write_str("the public key inside does not match the private key")
-            }
-            Self::Key(e) => write!(f, "not a valid Falcon key: {e}"),
-        }
-    }
-}
-
-impl From<der::Error> for Pkcs8Error {
-    fn from(e: der::Error) -> Self {
-        Self::Der(e)
-    }
+impl pqlab_pkcs8::Scheme for crate::Error {
+    const KEY: &'static str = "Falcon key";
+    const PUBLIC_KEY: &'static str = "public key";
+    const FORMS: &'static str = "an OCTET STRING (secret key || public key, OQS), a SEQUENCE \
+                                 (BouncyCastle) or a seed [0] (pqlab)";
 }
 
 /// The OIDs of degree `N` (the first is the one written).
@@ -125,21 +63,6 @@ pub const fn oid(n: usize) -> &'static str {
     oids(n)[0]
 }
 
-/// Checks that an algorithm identifier is one of degree `N`'s (compared as encoded bytes, so
-/// that a non-canonical encoding is another OID), parameters absent.
-fn check_alg<const N: usize>(alg: &AlgorithmIdentifier<AnyRef<'_>>) -> Result<(), Pkcs8Error> {
-    if !oids(N)
-        .iter()
-        .any(|o| ObjectIdentifier::new(o).is_ok_and(|o| o == alg.oid))
-    {
-        return Err(Pkcs8Error::OtherAlgorithm);
-    }
-    if alg.parameters.is_some() {
-        return Err(Pkcs8Error::Parameters);
-    }
-    Ok(())
-}
-
 /// Checks a stored public key against `sk`: the encoded key, or h without its header byte.
 fn check_public<const N: usize>(sk: &SigningKey<N>, stored: &[u8]) -> Result<(), Pkcs8Error> {
     let mut own = [0u8; MAX_SPKI_LEN];
@@ -150,7 +73,10 @@ fn check_public<const N: usize>(sk: &SigningKey<N>, stored: &[u8]) -> Result<(),
     if stored == &own[..len] || stored == &own[1..len] {
         Ok(())
     } else if stored.len() + 1 != len && stored.len() != len {
-        Err(Pkcs8Error::PublicKeyLength(stored.len()))
+        Err(Pkcs8Error::PublicKeyLength {
+            found: stored.len(),
+            expected: len,
+        })
     } else {
         Err(Pkcs8Error::PublicKeyMismatch)
     }
@@ -211,18 +137,16 @@ fn key_from_private<const N: usize>(contents: &[u8]) -> Result<SigningKey<N>, Pk
     if contents.first() == Some(&params::sk_header(N)) {
         return from_sk_pk(contents);
     }
-    let any = AnyRef::from_der(contents)?;
-    match any.tag() {
-        Tag::OctetString => from_sk_pk(any.value()),
-        Tag::Sequence => from_bouncycastle(any.value()),
-        SEED_TAG => {
-            let seed: &[u8; SEED_LEN] = any
-                .value()
-                .try_into()
-                .map_err(|_| Pkcs8Error::SeedLength(any.value().len()))?;
+    match pqlab_pkcs8::choice(contents)? {
+        Choice::OctetString(bytes) => from_sk_pk(bytes),
+        Choice::Sequence(body) => from_bouncycastle(body),
+        Choice::Seed(seed) => {
+            let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| Pkcs8Error::SeedLength {
+                found: seed.len(),
+                expected: SEED_LEN,
+            })?;
             Ok(SigningKey::<N>::generate_from_seed(seed))
         }
-        other => Err(Pkcs8Error::UnknownForm(other)),
     }
 }
 
@@ -230,11 +154,9 @@ fn key_from_private<const N: usize>(contents: &[u8]) -> Result<SigningKey<N>, Pk
 /// form the module documentation lists. [`Pkcs8Error::OtherAlgorithm`] when it is not for `N`.
 pub fn decode_signing_key<const N: usize>(der: &[u8]) -> Result<SigningKey<N>, Pkcs8Error> {
     const { params::check_n(N) };
-    let info = PrivateKeyInfoRef::from_der(der)?;
-    check_alg::<N>(&info.algorithm)?;
-    let key = key_from_private::<N>(info.private_key.as_bytes())?;
-    if let Some(bits) = info.public_key {
-        let pk = bits.as_bytes().ok_or(Pkcs8Error::PublicKeyLength(0))?;
+    let info = pqlab_pkcs8::private_info(der, oids(N), VerifyingKey::<N>::ENCODED_LEN)?;
+    let key = key_from_private::<N>(info.private_key)?;
+    if let Some(pk) = info.public_key {
         check_public(&key, pk)?;
     }
     Ok(key)
@@ -243,28 +165,31 @@ pub fn decode_signing_key<const N: usize>(der: &[u8]) -> Result<SigningKey<N>, P
 /// Decodes a SubjectPublicKeyInfo holding a Falcon public key of degree `N`.
 pub fn decode_verifying_key<const N: usize>(der: &[u8]) -> Result<VerifyingKey<N>, Pkcs8Error> {
     const { params::check_n(N) };
-    let spki = SubjectPublicKeyInfoRef::from_der(der)?;
-    check_alg::<N>(&spki.algorithm)?;
-    let bits = spki
-        .subject_public_key
-        .as_bytes()
-        .ok_or(Pkcs8Error::PublicKeyLength(0))?;
-    if bits.len() == VerifyingKey::<N>::ENCODED_LEN {
+    let len = VerifyingKey::<N>::ENCODED_LEN;
+    let (_, bits) = pqlab_pkcs8::public_info(der, oids(N), len)?;
+    if bits.len() == len {
         return VerifyingKey::<N>::decode(bits).map_err(Pkcs8Error::Key);
     }
     // BouncyCastle's older SEQUENCE { h OCTET STRING }.
     let seq = AnyRef::from_der(bits)?;
     if seq.tag() != Tag::Sequence {
-        return Err(Pkcs8Error::PublicKeyLength(bits.len()));
+        return Err(Pkcs8Error::PublicKeyLength {
+            found: bits.len(),
+            expected: len,
+        });
     }
     let h = <&OctetStringRef>::from_der(seq.value())?.as_bytes();
     let mut pk = [0u8; MAX_SPKI_LEN];
-    let len = VerifyingKey::<N>::ENCODED_LEN;
     pk[0] = params::pk_header(N);
     match h.len() {
         n if n == len => pk[..len].copy_from_slice(h),
         n if n + 1 == len => pk[1..len].copy_from_slice(h),
-        n => return Err(Pkcs8Error::PublicKeyLength(n)),
+        n => {
+            return Err(Pkcs8Error::PublicKeyLength {
+                found: n,
+                expected: len,
+            });
+        }
     }
     VerifyingKey::<N>::decode(&pk[..len]).map_err(Pkcs8Error::Key)
 }
@@ -281,14 +206,9 @@ pub fn encode_signing_key<const N: usize>(
         .verifying_key()
         .encode(&mut blob[sk_len..])
         .map_err(Pkcs8Error::Key)?;
-    let mut inner = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
-    let inner = OctetStringRef::new(&blob[..sk_len + pk_len])?.encode_to_slice(&mut inner[..])?;
-    let alg = AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oid(N)).map_err(|_| Pkcs8Error::OtherAlgorithm)?,
-        parameters: None,
-    };
-    let info = PrivateKeyInfoRef::new(alg, OctetStringRef::new(inner)?);
-    Ok(info.encode_to_slice(out)?.len())
+    let mut scratch = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
+    let blob = &blob[..sk_len + pk_len];
+    pqlab_pkcs8::encode_private(oid(N), Tag::OctetString, blob, &mut scratch[..], out)
 }
 
 /// Writes the SubjectPublicKeyInfo of `vk` into `out` and returns its length
@@ -299,14 +219,7 @@ pub fn encode_verifying_key<const N: usize>(
 ) -> Result<usize, Pkcs8Error> {
     let mut pk = [0u8; MAX_SPKI_LEN];
     let len = vk.encode(&mut pk).map_err(Pkcs8Error::Key)?;
-    let spki = SubjectPublicKeyInfoRef {
-        algorithm: AlgorithmIdentifier {
-            oid: ObjectIdentifier::new(oid(N)).map_err(|_| Pkcs8Error::OtherAlgorithm)?,
-            parameters: None,
-        },
-        subject_public_key: BitStringRef::from_bytes(&pk[..len])?,
-    };
-    Ok(spki.encode_to_slice(out)?.len())
+    pqlab_pkcs8::encode_public(oid(N), &pk[..len], out)
 }
 
 #[cfg(test)]

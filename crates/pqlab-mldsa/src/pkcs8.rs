@@ -21,12 +21,7 @@
 //! **Written** (the canonical form): the seed form, version 1, no public key; a key that has
 //! no seed (imported from its expanded encoding) is written in the expandedKey form.
 
-use core::fmt;
-
-use der::asn1::{AnyRef, BitStringRef, OctetStringRef};
-use der::{Decode, Encode, Reader, SliceReader, Tag, TagNumber, Tagged};
-use pkcs8::PrivateKeyInfoRef;
-use spki::{AlgorithmIdentifier, ObjectIdentifier, SubjectPublicKeyInfoRef};
+use pqlab_pkcs8::{Choice, SEED_TAG};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -44,12 +39,6 @@ pub const MAX_PKCS8_LEN: usize = 4896 + 32;
 /// The largest SubjectPublicKeyInfo [`encode_verifying_key`] writes (ML-DSA-87).
 pub const MAX_SPKI_LEN: usize = 2592 + 32;
 
-/// The tag of the `seed` alternative: `[0]` IMPLICIT, primitive.
-const SEED_TAG: Tag = Tag::ContextSpecific {
-    constructed: false,
-    number: TagNumber(0),
-};
-
 /// Which signature scheme a key is for: pure ML-DSA, or HashML-DSA with SHA-512.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyVariant {
@@ -60,62 +49,12 @@ pub enum KeyVariant {
 }
 
 /// Why a key document was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Pkcs8Error {
-    /// The DER is malformed (or an output buffer is too small).
-    Der(der::Error),
-    /// The algorithm OID is not one of this parameter set's (ML-DSA or HashML-DSA).
-    OtherAlgorithm,
-    /// The algorithm identifier has parameters; they must be absent.
-    Parameters,
-    /// The private key is none of the forms above (the tag that was found).
-    UnknownForm(Tag),
-    /// The seed has the wrong length.
-    SeedLength(usize),
-    /// The expanded key has the wrong length.
-    ExpandedLength(usize),
-    /// The public key has the wrong length.
-    PublicKeyLength(usize),
-    /// The `both` form's seed and expanded key are not the same key.
-    SeedExpandedMismatch,
-    /// The public key stored with the private key is not its public key.
-    PublicKeyMismatch,
-    /// The library refused the key (a malformed expanded key).
-    Key(crate::Error),
-}
+pub type Pkcs8Error = pqlab_pkcs8::Pkcs8Error<crate::Error>;
 
-impl fmt::Display for Pkcs8Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Der(e) => write!(f, "malformed DER: {e}"),
-            Self::OtherAlgorithm => f.write_str("the key is for another algorithm"),
-            Self::Parameters => {
-                f.write_str("the algorithm identifier has parameters; they must be absent")
-            }
-            Self::UnknownForm(tag) => write!(
-                f,
-                "malformed private key: expected a seed [0], an expandedKey OCTET STRING or a \
-                 'both' SEQUENCE, found {tag}"
-            ),
-            Self::SeedLength(n) => write!(f, "the seed inside has {n} bytes, expected 32"),
-            Self::ExpandedLength(n) => write!(f, "the expanded key inside has {n} bytes"),
-            Self::PublicKeyLength(n) => write!(f, "the public key inside has {n} bytes"),
-            Self::SeedExpandedMismatch => {
-                f.write_str("the seed and the expanded key inside do not match")
-            }
-            Self::PublicKeyMismatch => {
-                f.write_str("the public key inside does not match the private key")
-            }
-            Self::Key(e) => write!(f, "not a valid ML-DSA secret key: {e}"),
-        }
-    }
-}
-
-impl From<der::Error> for Pkcs8Error {
-    fn from(e: der::Error) -> Self {
-        Self::Der(e)
-    }
+impl pqlab_pkcs8::Scheme for crate::Error {
+    const KEY: &'static str = "ML-DSA secret key";
+    const PUBLIC_KEY: &'static str = "public key";
+    const FORMS: &'static str = "a seed [0], an expandedKey OCTET STRING or a 'both' SEQUENCE";
 }
 
 /// The HashML-DSA (SHA-512) OID of the parameter set `P`.
@@ -135,19 +74,12 @@ pub fn oid<P: ParameterSet>(variant: KeyVariant) -> &'static str {
     }
 }
 
-/// The variant an algorithm identifier names for `P`: the OID must be one of `P`'s (compared
-/// as encoded bytes, so that a non-canonical encoding is another OID) and the parameters absent.
-fn variant_of<P: ParameterSet>(
-    alg: &AlgorithmIdentifier<AnyRef<'_>>,
-) -> Result<KeyVariant, Pkcs8Error> {
-    let variant = [KeyVariant::Pure, KeyVariant::HashSha512]
-        .into_iter()
-        .find(|&v| ObjectIdentifier::new(oid::<P>(v)).is_ok_and(|o| o == alg.oid))
-        .ok_or(Pkcs8Error::OtherAlgorithm)?;
-    if alg.parameters.is_some() {
-        return Err(Pkcs8Error::Parameters);
-    }
-    Ok(variant)
+/// The variants in the order of [`oids`].
+const VARIANTS: [KeyVariant; 2] = [KeyVariant::Pure, KeyVariant::HashSha512];
+
+/// `P`'s OIDs: ML-DSA's, then HashML-DSA's.
+fn oids<P: ParameterSet>() -> [&'static str; 2] {
+    VARIANTS.map(oid::<P>)
 }
 
 /// The key from the `privateKey` contents, in any of the forms of the module documentation.
@@ -156,35 +88,38 @@ fn key_from_private<P: ParameterSet>(contents: &[u8]) -> Result<SigningKey<P>, P
     if contents.len() == 32 {
         return SigningKey::<P>::from_seed_slice(contents).map_err(Pkcs8Error::Key);
     }
-    let any = AnyRef::from_der(contents)?;
     let from_seed = |seed: &[u8]| {
-        SigningKey::<P>::from_seed_slice(seed).map_err(|_| Pkcs8Error::SeedLength(seed.len()))
+        SigningKey::<P>::from_seed_slice(seed).map_err(|_| Pkcs8Error::SeedLength {
+            found: seed.len(),
+            expected: 32,
+        })
     };
-    let from_expanded = |expanded: &[u8]| {
-        if expanded.len() != P::SK_LEN {
-            return Err(Pkcs8Error::ExpandedLength(expanded.len()));
+    let expanded_len = |expanded: &[u8]| {
+        if expanded.len() == P::SK_LEN {
+            Ok(())
+        } else {
+            Err(Pkcs8Error::ExpandedLength {
+                found: expanded.len(),
+                expected: P::SK_LEN,
+            })
         }
-        SigningKey::<P>::from_expanded(expanded).map_err(Pkcs8Error::Key)
     };
-    match any.tag() {
-        SEED_TAG => from_seed(any.value()),
-        Tag::OctetString => from_expanded(any.value()),
-        Tag::Sequence => {
-            let mut reader = SliceReader::new(any.value())?;
-            let seed: &OctetStringRef = reader.decode()?;
-            let expanded: &OctetStringRef = reader.decode()?;
-            reader.finish()?;
-            let key = from_seed(seed.as_bytes())?;
-            if expanded.as_bytes().len() != P::SK_LEN {
-                return Err(Pkcs8Error::ExpandedLength(expanded.as_bytes().len()));
-            }
+    match pqlab_pkcs8::choice(contents)? {
+        Choice::Seed(seed) => from_seed(seed),
+        Choice::OctetString(expanded) => {
+            expanded_len(expanded)?;
+            SigningKey::<P>::from_expanded(expanded).map_err(Pkcs8Error::Key)
+        }
+        Choice::Sequence(body) => {
+            let (seed, expanded) = pqlab_pkcs8::both(body)?;
+            let key = from_seed(seed)?;
+            expanded_len(expanded)?;
             let own = Zeroizing::new(key.to_expanded());
-            if !bool::from(own.as_ref().ct_eq(expanded.as_bytes())) {
+            if !bool::from(own.as_ref().ct_eq(expanded)) {
                 return Err(Pkcs8Error::SeedExpandedMismatch);
             }
             Ok(key)
         }
-        other => Err(Pkcs8Error::UnknownForm(other)),
     }
 }
 
@@ -194,41 +129,27 @@ fn key_from_private<P: ParameterSet>(contents: &[u8]) -> Result<SigningKey<P>, P
 pub fn decode_signing_key<P: ParameterSet>(
     der: &[u8],
 ) -> Result<(SigningKey<P>, KeyVariant), Pkcs8Error> {
-    let info = PrivateKeyInfoRef::from_der(der)?;
-    let variant = variant_of::<P>(&info.algorithm)?;
-    let key = key_from_private::<P>(info.private_key.as_bytes())?;
-    if let Some(bits) = info.public_key {
-        let pk = bits.as_bytes().ok_or(Pkcs8Error::PublicKeyLength(0))?;
-        if pk != key.verifying_key().as_bytes() {
-            return Err(Pkcs8Error::PublicKeyMismatch);
-        }
+    let info = pqlab_pkcs8::private_info(der, &oids::<P>(), P::PK_LEN)?;
+    let key = key_from_private::<P>(info.private_key)?;
+    if info
+        .public_key
+        .is_some_and(|pk| pk != key.verifying_key().as_bytes())
+    {
+        return Err(Pkcs8Error::PublicKeyMismatch);
     }
-    Ok((key, variant))
+    Ok((key, VARIANTS[info.oid]))
 }
 
 /// Decodes a SubjectPublicKeyInfo holding an ML-DSA public key of parameter set `P`.
 pub fn decode_verifying_key<P: ParameterSet>(
     der: &[u8],
 ) -> Result<(VerifyingKey<P>, KeyVariant), Pkcs8Error> {
-    let spki = SubjectPublicKeyInfoRef::from_der(der)?;
-    let variant = variant_of::<P>(&spki.algorithm)?;
-    let pk = spki
-        .subject_public_key
-        .as_bytes()
-        .ok_or(Pkcs8Error::PublicKeyLength(0))?;
-    let vk =
-        VerifyingKey::<P>::from_bytes(pk).map_err(|_| Pkcs8Error::PublicKeyLength(pk.len()))?;
-    Ok((vk, variant))
-}
-
-/// The AlgorithmIdentifier of `P` and `variant`, parameters absent.
-fn alg_id<P: ParameterSet>(
-    variant: KeyVariant,
-) -> Result<AlgorithmIdentifier<AnyRef<'static>>, Pkcs8Error> {
-    Ok(AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oid::<P>(variant)).map_err(|_| Pkcs8Error::OtherAlgorithm)?,
-        parameters: None,
-    })
+    let (i, pk) = pqlab_pkcs8::public_info(der, &oids::<P>(), P::PK_LEN)?;
+    let vk = VerifyingKey::<P>::from_bytes(pk).map_err(|_| Pkcs8Error::PublicKeyLength {
+        found: pk.len(),
+        expected: P::PK_LEN,
+    })?;
+    Ok((vk, VARIANTS[i]))
 }
 
 /// Writes the canonical PKCS#8 form of `key` (seed form; expandedKey form for a key without
@@ -238,18 +159,16 @@ pub fn encode_signing_key<P: ParameterSet>(
     variant: KeyVariant,
     out: &mut [u8],
 ) -> Result<usize, Pkcs8Error> {
-    let mut choice = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
-    let expanded;
-    let any = match key.seed() {
-        Some(seed) => AnyRef::new(SEED_TAG, seed)?,
+    let mut scratch = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
+    let oid = oid::<P>(variant);
+    match key.seed() {
+        Some(seed) => pqlab_pkcs8::encode_private(oid, SEED_TAG, seed, &mut scratch[..], out),
         None => {
-            expanded = Zeroizing::new(key.to_expanded());
-            AnyRef::new(Tag::OctetString, expanded.as_ref())?
+            let expanded = Zeroizing::new(key.to_expanded());
+            let tag = der::Tag::OctetString;
+            pqlab_pkcs8::encode_private(oid, tag, expanded.as_ref(), &mut scratch[..], out)
         }
-    };
-    let choice = any.encode_to_slice(choice.as_mut_slice())?;
-    let info = PrivateKeyInfoRef::new(alg_id::<P>(variant)?, OctetStringRef::new(choice)?);
-    Ok(info.encode_to_slice(out)?.len())
+    }
 }
 
 /// Writes the SubjectPublicKeyInfo of `vk` into `out` and returns its length
@@ -259,11 +178,7 @@ pub fn encode_verifying_key<P: ParameterSet>(
     variant: KeyVariant,
     out: &mut [u8],
 ) -> Result<usize, Pkcs8Error> {
-    let spki = SubjectPublicKeyInfoRef {
-        algorithm: alg_id::<P>(variant)?,
-        subject_public_key: BitStringRef::from_bytes(vk.as_bytes())?,
-    };
-    Ok(spki.encode_to_slice(out)?.len())
+    pqlab_pkcs8::encode_public(oid::<P>(variant), vk.as_bytes(), out)
 }
 
 #[cfg(test)]

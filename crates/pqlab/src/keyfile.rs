@@ -110,13 +110,7 @@ fn decode_public_key(
     let len = info.public_key_len;
     let (key, variant) = if pkcs::is_pem(data) {
         let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
-        let (key, variant) = pkcs::decode_public(info.name, &der).map_err(|e| {
-            if e.contains("key inside has") {
-                format!("{e}, expected {len} for {}", info.name)
-            } else {
-                e
-            }
-        })?;
+        let (key, variant) = pkcs::decode_public(info.name, &der)?;
         if key.len() != len {
             return Err(format!(
                 "the {} inside has {} bytes, expected {len} for {}",
@@ -165,13 +159,7 @@ fn decode_secret_key(
         return Ok((alg.secret_from_expanded(data)?, None));
     }
     let der = pkcs::pem_decode(data, pkcs::PRIVATE_KEY_LABEL)?;
-    let key = pkcs::decode_private(info.name, &der).map_err(|e| {
-        if e.starts_with("the expanded key inside has") {
-            format!("{e}, expected {} for {}", info.secret_key_len, info.name)
-        } else {
-            e
-        }
-    })?;
+    let key = pkcs::decode_private(info.name, &der)?;
     let sk = match &key.seed {
         Some(seed) if seed.len() == info.seed_len => alg.secret_from_seed(seed)?,
         _ => alg.secret_from_expanded(&key.expanded)?,

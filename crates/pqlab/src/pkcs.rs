@@ -12,6 +12,7 @@ use pqlab_mldsa::pkcs8::{self as mldsa, KeyVariant};
 use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87};
 use pqlab_mlkem::pkcs8 as mlkem;
 use pqlab_mlkem::{MlKem512, MlKem768, MlKem1024};
+use pqlab_pkcs8::{Pkcs8Error, Scheme};
 use spki::ObjectIdentifier;
 use zeroize::Zeroizing;
 
@@ -92,13 +93,16 @@ fn other_algorithm(alg: &str, der: &[u8], private: bool) -> String {
     }
 }
 
-/// A typed codec error as a message (`expected` is the expanded key's length for `alg`).
-fn message(alg: &str, der: &[u8], private: bool, e: &dyn std::fmt::Display) -> String {
-    let text = e.to_string();
-    if text == "the key is for another algorithm" {
-        other_algorithm(&alg.to_ascii_lowercase(), der, private)
-    } else {
-        text
+/// A typed codec error as a message: which algorithm a key of another one is for, and `alg`
+/// after a length the codec expected.
+fn message<K: Scheme>(alg: &str, der: &[u8], private: bool, e: &Pkcs8Error<K>) -> String {
+    let alg = alg.to_ascii_lowercase();
+    match e {
+        Pkcs8Error::OtherAlgorithm => other_algorithm(&alg, der, private),
+        Pkcs8Error::ExpandedLength { .. } | Pkcs8Error::PublicKeyLength { .. } => {
+            format!("{e} for {alg}")
+        }
+        _ => e.to_string(),
     }
 }
 

@@ -2,29 +2,10 @@
 
 use std::vec::Vec;
 
+use der::Tag;
+use pqlab_pkcs8::test_support::{pkcs8_with, tlv};
+
 use super::*;
-
-/// A PKCS#8 document with `oid` whose `privateKey` contents are `contents`.
-fn pkcs8_with(oid: &str, contents: &[u8]) -> Vec<u8> {
-    let alg = AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oid).unwrap(),
-        parameters: None,
-    };
-    let mut out = [0u8; 8192];
-    let info = PrivateKeyInfoRef::new(alg, OctetStringRef::new(contents).unwrap());
-    info.encode_to_slice(&mut out).unwrap().to_vec()
-}
-
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::from([tag]);
-    match body.len() {
-        n if n < 128 => out.push(n as u8),
-        n if n < 256 => out.extend_from_slice(&[0x81, n as u8]),
-        n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
-    }
-    out.extend_from_slice(body);
-    out
-}
 
 struct Fixture {
     seed: [u8; 48],
@@ -93,16 +74,9 @@ fn every_form<const N: usize>() {
         decode_verifying_key::<N>(&out[..n]).unwrap(),
         key.verifying_key()
     );
-    let alg = AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oids(N)[1]).unwrap(),
-        parameters: None,
-    };
-    let spki = SubjectPublicKeyInfoRef {
-        algorithm: alg,
-        subject_public_key: BitStringRef::from_bytes(&h_seq).unwrap(),
-    };
     let mut buf = [0u8; 4096];
-    let der = spki.encode_to_slice(&mut buf).unwrap();
+    let n = pqlab_pkcs8::encode_public::<()>(oids(N)[1], &h_seq, &mut buf).unwrap();
+    let der = &buf[..n];
     assert_eq!(decode_verifying_key::<N>(der).unwrap(), key.verifying_key());
 }
 
@@ -135,7 +109,13 @@ fn wrong_keys_are_typed_errors() {
     let err = decode_signing_key::<512>(&pkcs8_with(OID_FALCON_512, &tlv(0x04, &fx.sk[..100])));
     assert_eq!(err.map(|_| ()), Err(Pkcs8Error::SecretKeyLength(100)));
     let err = decode_signing_key::<512>(&pkcs8_with(OID_FALCON_512, &tlv(0x80, &[0; 32])));
-    assert_eq!(err.map(|_| ()), Err(Pkcs8Error::SeedLength(32)));
+    assert_eq!(
+        err.map(|_| ()),
+        Err(Pkcs8Error::SeedLength {
+            found: 32,
+            expected: 48
+        })
+    );
     let err = decode_signing_key::<512>(&pkcs8_with(OID_FALCON_512, &tlv(0x02, &[1])));
     assert_eq!(err.map(|_| ()), Err(Pkcs8Error::UnknownForm(Tag::Integer)));
     let good = pkcs8_with(OID_FALCON_512, &bouncycastle::<512>(&fx, 0, &[]));

@@ -2,30 +2,14 @@
 
 use std::vec::Vec;
 
+use der::asn1::{BitStringRef, OctetStringRef};
+use der::{Encode, Tag};
+use pkcs8::PrivateKeyInfoRef;
+use pqlab_pkcs8::test_support::{pkcs8_with, tlv};
+use spki::{AlgorithmIdentifier, ObjectIdentifier};
+
 use super::*;
 use crate::{MlDsa44, MlDsa65, MlDsa87};
-
-/// A PKCS#8 document with `oid` whose `privateKey` contents are `contents`.
-fn pkcs8_with(oid: &str, contents: &[u8]) -> Vec<u8> {
-    let alg = AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oid).unwrap(),
-        parameters: None,
-    };
-    let mut out = [0u8; 8192];
-    let info = PrivateKeyInfoRef::new(alg, OctetStringRef::new(contents).unwrap());
-    info.encode_to_slice(&mut out).unwrap().to_vec()
-}
-
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::from([tag]);
-    match body.len() {
-        n if n < 128 => out.push(n as u8),
-        n if n < 256 => out.extend_from_slice(&[0x81, n as u8]),
-        n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
-    }
-    out.extend_from_slice(body);
-    out
-}
 
 fn encode<P: ParameterSet>(key: &SigningKey<P>, v: KeyVariant) -> Vec<u8> {
     let mut out = [0u8; MAX_PKCS8_LEN];
@@ -106,10 +90,22 @@ fn inconsistent_and_malformed_keys_are_typed_errors() {
     assert_eq!(err, Pkcs8Error::SeedExpandedMismatch);
     let der = pkcs8_with(MlDsa65::OID, &tlv(0x80, &[0u8; 31]));
     let err = decode_signing_key::<MlDsa65>(&der).map(|_| ()).unwrap_err();
-    assert_eq!(err, Pkcs8Error::SeedLength(31));
+    assert_eq!(
+        err,
+        Pkcs8Error::SeedLength {
+            found: 31,
+            expected: 32
+        }
+    );
     let der = pkcs8_with(MlDsa65::OID, &tlv(0x04, &[0u8; 100]));
     let err = decode_signing_key::<MlDsa65>(&der).map(|_| ()).unwrap_err();
-    assert_eq!(err, Pkcs8Error::ExpandedLength(100));
+    assert_eq!(
+        err,
+        Pkcs8Error::ExpandedLength {
+            found: 100,
+            expected: 4032
+        }
+    );
     let der = pkcs8_with(MlDsa65::OID, &tlv(0x02, &[1]));
     let err = decode_signing_key::<MlDsa65>(&der).map(|_| ()).unwrap_err();
     assert_eq!(err, Pkcs8Error::UnknownForm(Tag::Integer));
@@ -130,7 +126,10 @@ fn version_2_public_key_must_match() {
     let build = |pk: &[u8]| {
         let choice = tlv(0x80, &[9u8; 32]);
         let mut info = PrivateKeyInfoRef::new(
-            alg_id::<MlDsa44>(KeyVariant::Pure).unwrap(),
+            AlgorithmIdentifier {
+                oid: ObjectIdentifier::new(MlDsa44::OID).unwrap(),
+                parameters: None,
+            },
             OctetStringRef::new(&choice).unwrap(),
         );
         info.public_key = Some(BitStringRef::from_bytes(pk).unwrap());

@@ -2,30 +2,10 @@
 
 use std::vec::Vec;
 
+use pqlab_pkcs8::test_support::{pkcs8_with, tlv};
+
 use super::*;
 use crate::{MlKem512, MlKem768, MlKem1024};
-
-/// A PKCS#8 document with `oid` whose `privateKey` contents are `contents`.
-fn pkcs8_with(oid: &str, contents: &[u8]) -> Vec<u8> {
-    let alg = AlgorithmIdentifier {
-        oid: ObjectIdentifier::new(oid).unwrap(),
-        parameters: None,
-    };
-    let mut out = [0u8; 8192];
-    let info = PrivateKeyInfoRef::new(alg, OctetStringRef::new(contents).unwrap());
-    info.encode_to_slice(&mut out).unwrap().to_vec()
-}
-
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::from([tag]);
-    match body.len() {
-        n if n < 128 => out.push(n as u8),
-        n if n < 256 => out.extend_from_slice(&[0x81, n as u8]),
-        n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
-    }
-    out.extend_from_slice(body);
-    out
-}
 
 #[test]
 fn seed_form_is_the_draft_bytes_and_round_trips() {
@@ -90,7 +70,13 @@ fn inconsistent_and_malformed_keys_are_typed_errors() {
     assert_eq!(err.map(|_| ()), Err(Pkcs8Error::SeedExpandedMismatch));
     let short = pkcs8_with(MlKem512::OID, &tlv(0x80, &[0u8; 32]));
     let err = decode_decapsulation_key::<MlKem512>(&short).map(|_| ());
-    assert_eq!(err, Err(Pkcs8Error::SeedLength(32)));
+    assert_eq!(
+        err,
+        Err(Pkcs8Error::SeedLength {
+            found: 32,
+            expected: 64
+        })
+    );
     let mut bad = expanded;
     bad.as_mut()[1632 - 64] ^= 1;
     let hash = pkcs8_with(MlKem512::OID, &tlv(0x04, bad.as_ref()));
