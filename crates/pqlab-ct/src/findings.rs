@@ -235,7 +235,9 @@ pub const EXPECTED: &[Expected] = &[
         reason: "SamplerZ (Alg. 15) and BerExp (Alg. 14): the accept/reject outcome and \
                  BerExp's byte-wise early exit, as in the reference; the isochrony argument of \
                  Howe et al. (2020) makes the number of trials independent of the secret \
-                 centre and sigma.",
+                 centre and sigma. The exact-threshold fallback (first random byte within one \
+                 of the estimated top byte, modulo 256) has probability 3/256 whatever the \
+                 estimate, as the early exit has 1/256.",
     },
     Expected {
         id: "falcon-sign-norm-check",

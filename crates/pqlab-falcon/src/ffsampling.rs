@@ -233,6 +233,27 @@ fn ff_sampling_dyn_inner<B: Ops>(
         t1[0] = Fpr::of(samp.sample(t1[0], isigma));
         return;
     }
+    if n == 2 {
+        // The steps below with everything of size 1 written out (as in `ff_sampling`): split
+        // and merge are the identity on (re, im), the LDL step and the product by l10 are one
+        // complex quotient and product, and only d11's real part (the right leaf) is read.
+        // The same operations in the same order, so the same z.
+        let (g0_re, g0_im, g1_re, g1_im) = (g0[0], g0[1], g1[0], g1[1]);
+        let (mu_re, mu_im) = crate::fft::cdiv(g1_re, g1_im, g0_re, g0_im);
+        let (p_re, _) = crate::fft::cmul(mu_re, mu_im, g1_re, g1_im.neg());
+        let d11_re = g0_re.sub(p_re);
+        let isigma1 = d11_re.sqrt().mul(samp.inv_sigma);
+        let a = Fpr::of(samp.sample(t1[0], isigma1));
+        let b = Fpr::of(samp.sample(t1[1], isigma1));
+        let (d_re, d_im) = crate::fft::cmul(t1[0].sub(a), t1[1].sub(b), mu_re, mu_im.neg());
+        t1[0] = a;
+        t1[1] = b;
+        let (u_re, u_im) = (t0[0].add(d_re), t0[1].add(d_im));
+        let isigma0 = g0_re.sqrt().mul(samp.inv_sigma);
+        t0[0] = Fpr::of(samp.sample(u_re, isigma0));
+        t0[1] = Fpr::of(samp.sample(u_im, isigma0));
+        return;
+    }
     let hn = n >> 1;
     let (d11, rest) = tmp.split_at_mut(n);
     let (l10, rest) = rest.split_at_mut(n);

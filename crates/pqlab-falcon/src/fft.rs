@@ -26,7 +26,7 @@ pub(crate) fn cmul(a_re: Fpr, a_im: Fpr, b_re: Fpr, b_im: Fpr) -> (Fpr, Fpr) {
 
 /// Complex quotient a / b, computed as a * (conj(b) / |b|^2).
 #[inline(always)]
-fn cdiv(a_re: Fpr, a_im: Fpr, b_re: Fpr, b_im: Fpr) -> (Fpr, Fpr) {
+pub(crate) fn cdiv(a_re: Fpr, a_im: Fpr, b_re: Fpr, b_im: Fpr) -> (Fpr, Fpr) {
     let m = b_re.sqr().add(b_im.sqr()).inv();
     let b_re = b_re.mul(m);
     let b_im = b_im.neg().mul(m);

@@ -301,3 +301,47 @@ fn new_uses_the_selected_back_end() {
     let b = Prng::with_backend(&mut shake(7), Backend::Portable);
     assert_eq!(a.buf, b.buf);
 }
+
+/// The estimate of the threshold's top byte that SamplerZ decides with is within one of the
+/// exact threshold's (`ber_threshold`, the reference's BerExp), over BerExp's domain: x from 0
+/// to beyond where the threshold is 0, ccs = sigma_min / sigma for sigma from sigma_min to
+/// sigma_max, with the extremes and byte boundaries (x = ln(256 ccs / k)) included.
+#[cfg(not(feature = "fpr-emu"))]
+#[test]
+fn threshold_top_byte_is_within_one() {
+    use super::{ber_threshold, threshold_top_byte};
+    let check = |x: f64, ccs: f64| {
+        let (xf, cf) = (Fpr::from_bits(x.to_bits()), Fpr::from_bits(ccs.to_bits()));
+        let exact = (ber_threshold(xf, cf) >> 56) as u32;
+        let est = threshold_top_byte(x * core::f64::consts::LOG2_E, ccs * 256.0);
+        assert!(
+            exact.abs_diff(est) <= 1,
+            "x {x:e}, ccs {ccs:e}: exact {exact}, estimate {est}"
+        );
+    };
+    let mut rng = StdRng::seed_from_u64(5);
+    let ccs_min = 1.277_833_697 / 1.8205;
+    let mut cases = 0;
+    for ccs in [ccs_min, 0.8, 0.9, 0.999_999, 1.0] {
+        for x in [0.0, 1e-300, 1e-17, 1e-9, 0.5, 44.0, 45.0, 60.0, 200.0] {
+            check(x, ccs);
+            cases += 1;
+        }
+        for k in 1..=256 {
+            let x0 = (256.0 * ccs / f64::from(k)).ln();
+            for d in [-1e-12, 0.0, 1e-12] {
+                if x0 + d >= 0.0 {
+                    check(x0 + d, ccs);
+                    cases += 1;
+                }
+            }
+        }
+    }
+    for _ in 0..300_000 {
+        let ccs = ccs_min + rng.r#gen::<f64>() * (1.0 - ccs_min);
+        check(rng.r#gen::<f64>() * 50.0, ccs);
+        check(rng.r#gen::<f64>() * 0.01, ccs);
+        cases += 2;
+    }
+    assert_eq!(cases, 603_416);
+}
