@@ -178,48 +178,171 @@ impl Sampler {
         let r = mu.sub(Fpr::of(s));
         let dss = isigma.sqr().half();
         let ccs = isigma.mul(self.sigma_min);
-        #[cfg(not(feature = "fpr-emu"))]
-        let cc256 = f64::from_bits(ccs.to_bits()) * 256.0;
-        // x / ln 2 for the estimate, computed apart from x (not rounded as x is: the
-        // estimate only needs 2^-10): dss / ln 2, 1 / (2 sigma0^2 ln 2).
-        #[cfg(not(feature = "fpr-emu"))]
-        let (dssl, c0l, rf) = (
-            f64::from_bits(dss.to_bits()) * core::f64::consts::LOG2_E,
-            f64::from_bits(Fpr::INV_2SQRSIGMA0.to_bits()) * core::f64::consts::LOG2_E,
-            f64::from_bits(r.to_bits()),
-        );
         // The estimate is ApproxExp's value only in its domain, ccs <= 1 (sigma >= sigma_min,
         // which every key from Algorithm 4 gives); outside it (a forged key) every trial takes
-        // the exact path, so the signer still computes what the reference computes.
+        // the exact path, so the signer still computes what the reference computes. (ccs > 0:
+        // the bit patterns order as the values.)
         #[cfg(not(feature = "fpr-emu"))]
-        let estimate = cc256 <= 256.0;
+        if ccs.to_bits() <= Fpr::ONE.to_bits() {
+            return s + i64::from(self.sample_estimated(r, dss, ccs));
+        }
+        s + i64::from(self.sample_exact(r, dss, ccs))
+    }
+
+    /// Algorithm 15's loop as the reference runs it, for the centre's fraction r: each trial
+    /// BerExp (Algorithm 14) on the exact threshold.
+    fn sample_exact(&mut self, r: Fpr, dss: Fpr, ccs: Fpr) -> i32 {
         loop {
             let lo = self.prng.next_u64();
             let hi = self.prng.next_u8();
             let sign = self.prng.next_u8();
-            let (z, z0, x) = trial(lo, hi, sign, r, dss);
-            #[cfg(feature = "fpr-emu")]
-            let _ = z0;
+            let (z, _, x) = trial(lo, hi, sign, r, dss);
             // BerExp's first random byte (Algorithm 14, line 5).
             let w0 = self.prng.next_u8();
-            #[cfg(not(feature = "fpr-emu"))]
-            {
-                let d = f64::from(z) - rf;
-                let u = d * d * dssl - f64::from(z0 * z0) * c0l;
-                let t0 = threshold_top_byte(u, cc256);
-                // w0 - t0 modulo 256 outside {-1, 0, 1}: w0 differs from the exact top
-                // byte (within one of t0), on the same side as from t0, and BerExp decides
-                // on this byte alone, as the exact comparison does.
-                if estimate && w0.wrapping_sub(t0).wrapping_add(1) & 0xFF > 2 {
-                    if w0 < t0 {
-                        return s + i64::from(z);
+            if ber_compare(ber_threshold(x, ccs), w0, || self.prng.next_u8()) {
+                return z;
+            }
+        }
+    }
+
+    /// Algorithm 15's loop with BerExp deciding on the estimated top byte
+    /// ([`threshold_top_byte`]) where it can, the exact threshold otherwise: the same result
+    /// and the same bytes read as [`Sampler::sample_exact`]. While two trials' bytes lie in
+    /// the buffer without a refill, they are computed together (the second at the bytes it
+    /// reads if the first is rejected on its first BerExp byte), so that a rejection does not
+    /// wait for a second dependency chain; the second is dropped when unused.
+    #[cfg(not(feature = "fpr-emu"))]
+    fn sample_estimated(&mut self, r: Fpr, dss: Fpr, ccs: Fpr) -> i32 {
+        let e = Estimator::new(r, dss, ccs);
+        loop {
+            let p = self.prng.ptr;
+            let (a, b) = if p <= PAIR_LAST {
+                let a = e.trial(&self.prng.buf, p);
+                let b = e.trial(&self.prng.buf, p + TRIAL_BYTES);
+                self.prng.ptr = p + TRIAL_BYTES;
+                (a, Some(b))
+            } else {
+                let lo = self.prng.next_u64();
+                let hi = self.prng.next_u8();
+                let sign = self.prng.next_u8();
+                let w0 = self.prng.next_u8();
+                (e.trial_of(lo, hi, sign, w0), None)
+            };
+            match a.decide() {
+                Some(true) => return a.z,
+                None => {
+                    if self.exact(&a, ccs) {
+                        return a.z;
                     }
                     continue;
                 }
+                Some(false) => {}
             }
-            if ber_compare(ber_threshold(x, ccs), w0, || self.prng.next_u8()) {
-                return s + i64::from(z);
+            if let Some(b) = b {
+                self.prng.ptr = p + 2 * TRIAL_BYTES;
+                match b.decide() {
+                    Some(true) => return b.z,
+                    None if self.exact(&b, ccs) => return b.z,
+                    _ => {}
+                }
             }
+        }
+    }
+
+    /// BerExp on the exact threshold for trial `t`, whose first byte has been read.
+    #[cfg(not(feature = "fpr-emu"))]
+    fn exact(&mut self, t: &Trial, ccs: Fpr) -> bool {
+        ber_compare(ber_threshold(t.x, ccs), t.w0, || self.prng.next_u8())
+    }
+}
+
+/// The bytes one trial reads when BerExp decides on its first byte: 8 + 1 (base sampler),
+/// 1 (sign), 1 (BerExp).
+#[cfg(not(feature = "fpr-emu"))]
+const TRIAL_BYTES: usize = 11;
+
+/// The last read position from which two trials read their bytes without a refill: the
+/// second one's 64-bit read starts before BUF_LEN - 9 (where `prng_get_u64` refills) and its
+/// last byte is not the buffer's last (whose read refills).
+#[cfg(not(feature = "fpr-emu"))]
+const PAIR_LAST: usize = chacha::BUF_LEN - 1 - 2 * TRIAL_BYTES;
+
+#[cfg(not(feature = "fpr-emu"))]
+const _: () = assert!(PAIR_LAST + TRIAL_BYTES < chacha::BUF_LEN - 9);
+
+/// One trial of Algorithm 15 with its BerExp's first byte and the estimate of the threshold's
+/// top byte.
+#[cfg(not(feature = "fpr-emu"))]
+struct Trial {
+    z: i32,
+    x: Fpr,
+    w0: u32,
+    t0: u32,
+}
+
+#[cfg(not(feature = "fpr-emu"))]
+impl Trial {
+    /// BerExp's outcome when the first byte decides it against the estimate: w0 - t0 modulo
+    /// 256 outside {-1, 0, 1} means w0 differs from the exact top byte (within one of t0)
+    /// and lies on the same side of it as of t0. None: the exact threshold must decide.
+    #[inline(always)]
+    fn decide(&self) -> Option<bool> {
+        (self.w0.wrapping_sub(self.t0).wrapping_add(1) & 0xFF > 2).then_some(self.w0 < self.t0)
+    }
+}
+
+/// The per-call constants of the estimate: x / ln 2 is computed apart from x (not rounded as
+/// x is: the estimate only needs 2^-10), with dss / ln 2 and 1 / (2 sigma0^2 ln 2).
+#[cfg(not(feature = "fpr-emu"))]
+struct Estimator {
+    r: Fpr,
+    dss: Fpr,
+    rf: f64,
+    dssl: f64,
+    c0l: f64,
+    cc256: f64,
+}
+
+#[cfg(not(feature = "fpr-emu"))]
+impl Estimator {
+    fn new(r: Fpr, dss: Fpr, ccs: Fpr) -> Self {
+        let f = |v: Fpr| f64::from_bits(v.to_bits());
+        Estimator {
+            r,
+            dss,
+            rf: f(r),
+            dssl: f(dss) * core::f64::consts::LOG2_E,
+            c0l: f(Fpr::INV_2SQRSIGMA0) * core::f64::consts::LOG2_E,
+            cc256: f(ccs) * 256.0,
+        }
+    }
+
+    /// The trial reading its 11 bytes at `p` (no refill in between).
+    #[inline(always)]
+    fn trial(&self, buf: &[u8; chacha::BUF_LEN], p: usize) -> Trial {
+        let mut lo = [0u8; 8];
+        lo.copy_from_slice(&buf[p..p + 8]);
+        let rest = &buf[p + 8..p + TRIAL_BYTES];
+        let (hi, sign, w0) = (rest[0], rest[1], rest[2]);
+        self.trial_of(
+            u64::from_le_bytes(lo),
+            u32::from(hi),
+            u32::from(sign),
+            u32::from(w0),
+        )
+    }
+
+    /// The trial of the given bytes.
+    #[inline(always)]
+    fn trial_of(&self, lo: u64, hi: u32, sign: u32, w0: u32) -> Trial {
+        let (z, z0, x) = trial(lo, hi, sign, self.r, self.dss);
+        let d = f64::from(z) - self.rf;
+        let u = d * d * self.dssl - f64::from(z0 * z0) * self.c0l;
+        Trial {
+            z,
+            x,
+            w0,
+            t0: threshold_top_byte(u, self.cc256),
         }
     }
 }
