@@ -108,44 +108,75 @@ pub(crate) fn hash_words(bytes: &[u8], c: &mut [u16], mut i: usize) -> usize {
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, constant time. Same output as
 /// [`hash_to_point_vartime`]; `N` is 512 or 1024.
+///
+/// It reads n + over(n) words, maps each accepted one (w < 5q) to w mod q and each rejected
+/// one to the empty value 0xFFFF, with masks, then compacts the accepted values to the front
+/// with a fixed network: the value that has j rejected words before it moves down by
+/// p = 1, 2, 4, ... slots in pass p when bit p of j is set (after each pass the values are at
+/// distinct places, in order, so no value lands on another), which leaves it at its rank
+/// among the accepted words.
 pub fn hash_to_point_ct<const N: usize>(rd: &mut Shake256Reader, c: &mut [u16; N]) {
     const { crate::params::check_n(N) };
-    const MAXM: usize = 1024 + 287;
     let n = N;
     let m = n + over(n);
-    let mut t = [0u16; MAXM];
+    // Values (0xFFFF: none, also in the padding that the passes read beyond m) and, beside
+    // each, the number of rejected words before it.
+    let mut t = [0xFFFFu16; CT_LEN];
+    let mut jb = [0u16; CT_LEN];
     let mut words = Words::new(rd);
-    for x in t[..m].iter_mut() {
+    let mut rejected = 0u32;
+    for (x, j) in t[..m].iter_mut().zip(jb[..m].iter_mut()) {
         let w = words.next();
         // Subtract 2q, 2q, q when possible (masks, no branch): w mod q for w < 5q.
         let mut r = w.wrapping_sub(24578 & ((w.wrapping_sub(24578) >> 31).wrapping_sub(1)));
         r = r.wrapping_sub(24578 & ((r.wrapping_sub(24578) >> 31).wrapping_sub(1)));
         r = r.wrapping_sub(12289 & ((r.wrapping_sub(12289) >> 31).wrapping_sub(1)));
-        // Rejected words (w >= 5q) become 0xFFFF, marked by their top bit.
-        r |= (w.wrapping_sub(61445) >> 31).wrapping_sub(1);
-        *x = r as u16;
+        // 1 for a rejected word (w >= 5q), which becomes 0xFFFF.
+        let rej = (w.wrapping_sub(61445) >> 31) ^ 1;
+        *x = (r | 0u32.wrapping_sub(rej)) as u16;
+        *j = rejected as u16;
+        rejected += rej;
     }
-    // Compaction: passes with jumps of 1, 2, 4, ... slots; an accepted value at index u whose
-    // final place is v moves down by p when bit p of u - v is set (the destination is free).
     let mut p = 1;
     while p <= over(n) {
-        let mut v: usize = 0;
-        for u in 0..m {
-            let sv = u32::from(t[u]);
-            let j = u - v;
-            let mut mk = (sv >> 15).wrapping_sub(1);
-            v = v.wrapping_sub(mk as i32 as isize as usize);
-            if u < p {
-                continue;
-            }
-            let dv = u32::from(t[u - p]);
-            mk &= 0u32.wrapping_sub((((j & p) as u32) + 0x1FF) >> 9);
-            t[u] = (sv ^ (mk & (sv ^ dv))) as u16;
-            t[u - p] = (dv ^ (mk & (sv ^ dv))) as u16;
-        }
+        compact_pass(&mut t, &mut jb, m, p);
         p <<= 1;
     }
     c.copy_from_slice(&t[..n]);
+}
+
+/// The slots [`compact_pass`] processes at once.
+const CT_CHUNK: usize = 16;
+
+/// The length of [`hash_to_point_ct`]'s arrays: n + over(n) words for n = 1024, then room for
+/// the last chunk and its reads p <= 256 slots further.
+const CT_LEN: usize = 1024 + 287 + CT_CHUNK + 256;
+
+/// One pass of [`hash_to_point_ct`]'s compaction of the first `m` slots, in place: slot x takes
+/// the value of slot x + p if that one moves (its count has bit p), keeps its own if that one
+/// stays, and is emptied otherwise. Each chunk reads slots x..x + 16 and x + p..x + p + 16
+/// before writing x..x + 16 (ascending x), so every slot sees the values of the previous
+/// pass; the padding stays empty. Masks only, in chunks the compiler runs in vector lanes.
+fn compact_pass(t: &mut [u16; CT_LEN], jb: &mut [u16; CT_LEN], m: usize, p: usize) {
+    let bit = p as u16;
+    let mut x = 0;
+    while x < m {
+        let mut nv = [0u16; CT_CHUNK];
+        let mut nj = [0u16; CT_CHUNK];
+        let (sv, sj) = (&t[x..x + CT_CHUNK], &jb[x..x + CT_CHUNK]);
+        let (uv, uj) = (&t[x + p..x + p + CT_CHUNK], &jb[x + p..x + p + CT_CHUNK]);
+        for k in 0..CT_CHUNK {
+            // Masks: the value is present and its count has the bit (moves) or not (stays).
+            let up = (uv[k] >> 15).wrapping_sub(1) & 0u16.wrapping_sub(u16::from(uj[k] & bit != 0));
+            let own =
+                (sv[k] >> 15).wrapping_sub(1) & 0u16.wrapping_sub(u16::from(sj[k] & bit == 0));
+            nv[k] = (uv[k] & up) | (sv[k] & own) | !(up | own);
+            nj[k] = (uj[k] & up) | (sj[k] & own);
+        }
+        t[x..x + CT_CHUNK].copy_from_slice(&nv);
+        jb[x..x + CT_CHUNK].copy_from_slice(&nj);
+        x += CT_CHUNK;
+    }
 }
 
 #[cfg(test)]
