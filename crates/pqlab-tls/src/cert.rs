@@ -413,7 +413,7 @@ fn utc(t: SystemTime) -> Result<Vec<u8>, Error> {
 
 /// Issues a certificate for `subject_spki` signed by `issuer`. `sans` are the leaf's DNS names or
 /// IP addresses; `is_ca` makes a CA certificate (no SANs).
-fn issue(
+pub(crate) fn issue(
     subject_cn: &str,
     subject_spki: &[u8],
     issuer_cn: &str,

@@ -611,7 +611,7 @@ pub fn certificates(data: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
+    use crate::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys, issue};
 
     #[test]
     fn chains_made_here_verify_and_tampered_ones_do_not() {
@@ -643,6 +643,57 @@ mod tests {
             assert_eq!(certs, [chain.leaf_cert.clone(), chain.ca_cert.clone()]);
         }
         assert!(Certificate::from_der(b"\x30\x03junk").is_err());
+    }
+
+    #[test]
+    fn chains_through_an_intermediate_ca() {
+        let alg = CertAlg::MlDsa44;
+        let (root, int, leaf) = (
+            Keypair::generate(alg).unwrap(),
+            Keypair::generate(alg).unwrap(),
+            Keypair::generate(alg).unwrap(),
+        );
+        let root_der = issue("root", &root.spki_der().unwrap(), "root", &root, true, &[]).unwrap();
+        let int_der = issue("int", &int.spki_der().unwrap(), "root", &root, true, &[]).unwrap();
+        let sans = ["localhost".to_string()];
+        let leaf_der = issue("leaf", &leaf.spki_der().unwrap(), "int", &int, false, &sans).unwrap();
+        // A leaf certificate (cA FALSE) of the intermediate's key and name, issued by the root.
+        let fake_int_der =
+            issue("int", &int.spki_der().unwrap(), "root", &root, false, &sans).unwrap();
+        fn parse(d: &[u8]) -> Certificate<'_> {
+            Certificate::from_der(d).unwrap()
+        }
+        assert_eq!(parse(&int_der).check_may_issue(), Ok(()));
+        assert!(parse(&fake_int_der).check_may_issue().is_err());
+        let leaf_only = [parse(&leaf_der)];
+        // The intermediate and the root in the CA file, in either order; or the intermediate
+        // in the chain.
+        for trusted in [
+            vec![parse(&int_der), parse(&root_der)],
+            vec![parse(&root_der), parse(&int_der)],
+        ] {
+            assert_eq!(verify_chain(&leaf_only, &trusted).unwrap(), Ok(()));
+        }
+        let chain = [parse(&leaf_der), parse(&int_der)];
+        assert_eq!(verify_chain(&chain, &[parse(&root_der)]).unwrap(), Ok(()));
+        // Without the root, the intermediate does not end the path (it is not self-signed).
+        let e = verify_chain(&leaf_only, &[parse(&int_der)])
+            .unwrap()
+            .unwrap_err();
+        assert!(e.starts_with("CA certificate 1 of 1: issuer name:"), "{e}");
+        // The intermediate's twin with cA FALSE: refused by basicConstraints.
+        let e = verify_chain(&leaf_only, &[parse(&fake_int_der), parse(&root_der)])
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("basicConstraints"), "{e}");
+        let e = verify_chain(
+            &[parse(&leaf_der), parse(&fake_int_der)],
+            &[parse(&root_der)],
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.starts_with("certificate 1 of 2: basicConstraints"), "{e}");
+
         assert!(certificates(b"-----BEGIN CERTIFICATE-----\nAAAA\n").is_err());
     }
 }

@@ -75,7 +75,8 @@ pub struct CertMakeArgs {
     /// fresh one.
     #[arg(long, value_name = "K.pem")]
     pub key_in: Option<PathBuf>,
-    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one.
+    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one; a key with
+    /// a HashML-DSA OID (2.16.840.1.101.3.4.3.32/33/34) signs with HashML-DSA and SHA-512.
     #[arg(long, value_name = "CAKEY.pem")]
     pub ca_key_in: Option<PathBuf>,
     /// Where to write the CA certificate (PEM); clients trust it with `--ca`.
