@@ -7,10 +7,12 @@
 
 use std::borrow::Cow;
 
+use pqlab_falcon::pkcs8;
 use pqlab_falcon::{Error, ExpandedKey, SEED_LEN, Signature, SigningKey, VerifyingKey};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::keydoc::{encoded, private_label, public_label};
 use crate::{invalid_signature, randomness_error, value_error, with_secret};
 
 /// Maps a library error of key handling or signing: a failed random number generator to
@@ -124,6 +126,69 @@ fn verify<const N: usize>(vk: &VerifyingKey<N>, signature: &[u8], data: &[u8]) -
     vk.verify(data, signature).map_err(|_| invalid_signature())
 }
 
+/// A PKCS#8 document decoded as a key of degree `N` (`None`: it is for another algorithm).
+fn private_of<const N: usize>(der: &[u8]) -> PyResult<Option<Keys<N>>> {
+    match pkcs8::decode_signing_key::<N>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok(key) => Ok(Some(Keys::new(key))),
+    }
+}
+
+/// A SubjectPublicKeyInfo decoded as a key of degree `N` (`None`: another algorithm).
+fn public_of<const N: usize>(der: &[u8]) -> PyResult<Option<Box<VerifyingKey<N>>>> {
+    match pkcs8::decode_verifying_key::<N>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok(key) => Ok(Some(Box::new(key))),
+    }
+}
+
+/// The Falcon private-key class of a PKCS#8 document (`None`: not a Falcon key).
+pub(crate) fn load_private(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(keys) = private_of::<512>(der)? {
+        return Ok(Some(Py::new(py, Falcon512PrivateKey(keys))?.into_any()));
+    }
+    if let Some(keys) = private_of::<1024>(der)? {
+        return Ok(Some(Py::new(py, Falcon1024PrivateKey(keys))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The Falcon public-key class of a SubjectPublicKeyInfo (`None`: not a Falcon key).
+pub(crate) fn load_public(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(key) = public_of::<512>(der)? {
+        return Ok(Some(Py::new(py, Falcon512PublicKey(key))?.into_any()));
+    }
+    if let Some(key) = public_of::<1024>(der)? {
+        return Ok(Some(Py::new(py, Falcon1024PublicKey(key))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The canonical (oqs-provider: secret key then public key) PKCS#8 document of a key, in DER
+/// or PEM.
+fn private_document<'py, const N: usize>(
+    py: Python<'py>,
+    keys: &Keys<N>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_PKCS8_LEN, private_label(pem), |out| {
+        pkcs8::encode_signing_key(&keys.sk, out)
+    })
+}
+
+/// The SubjectPublicKeyInfo of `vk`, in DER or PEM.
+fn public_document<'py, const N: usize>(
+    py: Python<'py>,
+    vk: &VerifyingKey<N>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_SPKI_LEN, public_label(pem), |out| {
+        pkcs8::encode_verifying_key(vk, out)
+    })
+}
+
 /// Adds the classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Falcon512PrivateKey>()?;
@@ -174,6 +239,16 @@ impl Falcon512PrivateKey {
         sign(py, &self.0, &data)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.Falcon512PrivateKey>"
     }
@@ -201,6 +276,16 @@ impl Falcon512PublicKey {
     /// Verify); raises `InvalidSignature` if it does not verify or is malformed.
     fn verify(&self, signature: Cow<'_, [u8]>, data: Cow<'_, [u8]>) -> PyResult<()> {
         verify(&self.0, &signature, &data)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -249,6 +334,16 @@ impl Falcon1024PrivateKey {
         sign(py, &self.0, &data)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.Falcon1024PrivateKey>"
     }
@@ -276,6 +371,16 @@ impl Falcon1024PublicKey {
     /// Verify); raises `InvalidSignature` if it does not verify or is malformed.
     fn verify(&self, signature: Cow<'_, [u8]>, data: Cow<'_, [u8]>) -> PyResult<()> {
         verify(&self.0, &signature, &data)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {

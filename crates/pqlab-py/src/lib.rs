@@ -4,8 +4,9 @@
 //!
 //! Every parameter set has a private-key and a public-key class (`MLDSA65PrivateKey`,
 //! `MLDSA65PublicKey`, `MLKEM768PrivateKey`, `Falcon512PrivateKey`, ...). Keys are raw bytes
-//! only (the standards' encodings and seeds); PEM and DER are not offered yet, because the
-//! project's PKCS#8 / SubjectPublicKeyInfo codec lives in the `pqlab` binary crate.
+//! (the standards' encodings and seeds) or PKCS#8 / SubjectPublicKeyInfo documents in DER or
+//! PEM through the scheme crates' `pkcs8` codecs (`load_pem_private_key` and the other
+//! loaders pick the class by the document's OID; `private_bytes_pem()` and the like write).
 //!
 //! Errors are Python exceptions, never a panic: `ValueError` for an input of the wrong length
 //! or a malformed key, `pqlab.InvalidSignature` for a signature that does not verify (also a
@@ -20,6 +21,7 @@ use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 mod falcon;
+mod keydoc;
 mod mldsa;
 mod mlkem;
 
@@ -63,5 +65,6 @@ fn pqlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mldsa::register(m)?;
     mlkem::register(m)?;
     falcon::register(m)?;
+    keydoc::register(m)?;
     Ok(())
 }

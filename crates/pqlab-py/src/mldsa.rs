@@ -4,12 +4,14 @@
 
 use std::borrow::Cow;
 
+use pqlab_mldsa::pkcs8::{self, KeyVariant};
 use pqlab_mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::keydoc::{encoded, private_label, public_label};
 use crate::{invalid_signature, randomness_error, value_error, with_secret};
 
 /// Maps a library error: a bad signature to `InvalidSignature`, a failed random number
@@ -105,6 +107,87 @@ fn verify<P: ParameterSet>(
     vk.verify(data, ctx, &sig).map_err(to_py)
 }
 
+/// The refusal of a key with a HashML-DSA OID (the classes offer ML-DSA only).
+fn hash_ml_dsa_refused<P: ParameterSet>() -> PyErr {
+    value_error(format!(
+        "the key is for HashML-DSA with SHA-512 (OID {}), which pqlab for Python does not \
+         offer; only ML-DSA keys (OID {}) are read",
+        pkcs8::hash_oid::<P>(),
+        P::OID
+    ))
+}
+
+/// A PKCS#8 document decoded as a key of `P` (`None`: it is for another algorithm).
+fn private_of<P: ParameterSet>(der: &[u8]) -> PyResult<Option<Box<SigningKey<P>>>> {
+    match pkcs8::decode_signing_key::<P>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok((_, KeyVariant::HashSha512)) => Err(hash_ml_dsa_refused::<P>()),
+        Ok((key, KeyVariant::Pure)) => Ok(Some(Box::new(key))),
+    }
+}
+
+/// A SubjectPublicKeyInfo decoded as a key of `P` (`None`: it is for another algorithm).
+fn public_of<P: ParameterSet>(der: &[u8]) -> PyResult<Option<Box<VerifyingKey<P>>>> {
+    match pkcs8::decode_verifying_key::<P>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok((_, KeyVariant::HashSha512)) => Err(hash_ml_dsa_refused::<P>()),
+        Ok((key, KeyVariant::Pure)) => Ok(Some(Box::new(key))),
+    }
+}
+
+/// The ML-DSA private-key class of a PKCS#8 document (`None`: not an ML-DSA key).
+pub(crate) fn load_private(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(key) = private_of::<MlDsa44>(der)? {
+        return Ok(Some(Py::new(py, MlDsa44PrivateKey(key))?.into_any()));
+    }
+    if let Some(key) = private_of::<MlDsa65>(der)? {
+        return Ok(Some(Py::new(py, MlDsa65PrivateKey(key))?.into_any()));
+    }
+    if let Some(key) = private_of::<MlDsa87>(der)? {
+        return Ok(Some(Py::new(py, MlDsa87PrivateKey(key))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The ML-DSA public-key class of a SubjectPublicKeyInfo (`None`: not an ML-DSA key).
+pub(crate) fn load_public(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(key) = public_of::<MlDsa44>(der)? {
+        return Ok(Some(Py::new(py, MlDsa44PublicKey(key))?.into_any()));
+    }
+    if let Some(key) = public_of::<MlDsa65>(der)? {
+        return Ok(Some(Py::new(py, MlDsa65PublicKey(key))?.into_any()));
+    }
+    if let Some(key) = public_of::<MlDsa87>(der)? {
+        return Ok(Some(Py::new(py, MlDsa87PublicKey(key))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The canonical PKCS#8 document of `sk` (the IETF seed form; the expandedKey form for a key
+/// without seed), in DER or PEM.
+fn private_document<'py, P: ParameterSet>(
+    py: Python<'py>,
+    sk: &SigningKey<P>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_PKCS8_LEN, private_label(pem), |out| {
+        pkcs8::encode_signing_key(sk, KeyVariant::Pure, out)
+    })
+}
+
+/// The SubjectPublicKeyInfo of `vk`, in DER or PEM.
+fn public_document<'py, P: ParameterSet>(
+    py: Python<'py>,
+    vk: &VerifyingKey<P>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_SPKI_LEN, public_label(pem), |out| {
+        pkcs8::encode_verifying_key(vk, KeyVariant::Pure, out)
+    })
+}
+
 /// Adds the classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MlDsa44PrivateKey>()?;
@@ -168,6 +251,16 @@ impl MlDsa44PrivateKey {
         sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLDSA44PrivateKey>"
     }
@@ -201,6 +294,16 @@ impl MlDsa44PublicKey {
         context: Option<Cow<'_, [u8]>>,
     ) -> PyResult<()> {
         verify(&self.0, &signature, &data, context.as_deref())
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -260,6 +363,16 @@ impl MlDsa65PrivateKey {
         sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLDSA65PrivateKey>"
     }
@@ -293,6 +406,16 @@ impl MlDsa65PublicKey {
         context: Option<Cow<'_, [u8]>>,
     ) -> PyResult<()> {
         verify(&self.0, &signature, &data, context.as_deref())
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -352,6 +475,16 @@ impl MlDsa87PrivateKey {
         sign(py, &self.0, &data, context.as_deref(), deterministic)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLDSA87PrivateKey>"
     }
@@ -385,6 +518,16 @@ impl MlDsa87PublicKey {
         context: Option<Cow<'_, [u8]>>,
     ) -> PyResult<()> {
         verify(&self.0, &signature, &data, context.as_deref())
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {

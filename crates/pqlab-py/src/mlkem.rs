@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use pqlab_mlkem::pkcs8;
 use pqlab_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, Error, MlKem512, MlKem768, MlKem1024,
     ParameterSet,
@@ -11,6 +12,7 @@ use pqlab_mlkem::{
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::keydoc::{encoded, private_label, public_label};
 use crate::{randomness_error, value_error, with_secret};
 
 /// Maps a library error: a failed random number generator to `OSError`, everything else
@@ -104,6 +106,75 @@ fn public_from_bytes<P: ParameterSet>(ek: &[u8]) -> PyResult<Box<EncapsulationKe
         .map_err(to_py)
 }
 
+/// A PKCS#8 document decoded as a key of `P` (`None`: it is for another algorithm).
+fn private_of<P: ParameterSet>(der: &[u8]) -> PyResult<Option<Box<DecapsulationKey<P>>>> {
+    match pkcs8::decode_decapsulation_key::<P>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok(key) => Ok(Some(Box::new(key))),
+    }
+}
+
+/// A SubjectPublicKeyInfo decoded as a key of `P` (`None`: it is for another algorithm).
+fn public_of<P: ParameterSet>(der: &[u8]) -> PyResult<Option<Box<EncapsulationKey<P>>>> {
+    match pkcs8::decode_encapsulation_key::<P>(der) {
+        Err(pkcs8::Pkcs8Error::OtherAlgorithm) => Ok(None),
+        Err(e) => Err(value_error(e)),
+        Ok(key) => Ok(Some(Box::new(key))),
+    }
+}
+
+/// The ML-KEM private-key class of a PKCS#8 document (`None`: not an ML-KEM key).
+pub(crate) fn load_private(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(key) = private_of::<MlKem512>(der)? {
+        return Ok(Some(Py::new(py, MlKem512PrivateKey(key))?.into_any()));
+    }
+    if let Some(key) = private_of::<MlKem768>(der)? {
+        return Ok(Some(Py::new(py, MlKem768PrivateKey(key))?.into_any()));
+    }
+    if let Some(key) = private_of::<MlKem1024>(der)? {
+        return Ok(Some(Py::new(py, MlKem1024PrivateKey(key))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The ML-KEM public-key class of a SubjectPublicKeyInfo (`None`: not an ML-KEM key).
+pub(crate) fn load_public(py: Python<'_>, der: &[u8]) -> PyResult<Option<Py<PyAny>>> {
+    if let Some(key) = public_of::<MlKem512>(der)? {
+        return Ok(Some(Py::new(py, MlKem512PublicKey(key))?.into_any()));
+    }
+    if let Some(key) = public_of::<MlKem768>(der)? {
+        return Ok(Some(Py::new(py, MlKem768PublicKey(key))?.into_any()));
+    }
+    if let Some(key) = public_of::<MlKem1024>(der)? {
+        return Ok(Some(Py::new(py, MlKem1024PublicKey(key))?.into_any()));
+    }
+    Ok(None)
+}
+
+/// The canonical PKCS#8 document of `dk` (the IETF seed form; the expandedKey form for a key
+/// without seed), in DER or PEM.
+fn private_document<'py, P: ParameterSet>(
+    py: Python<'py>,
+    dk: &DecapsulationKey<P>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_PKCS8_LEN, private_label(pem), |out| {
+        pkcs8::encode_decapsulation_key(dk, out)
+    })
+}
+
+/// The SubjectPublicKeyInfo of `ek`, in DER or PEM.
+fn public_document<'py, P: ParameterSet>(
+    py: Python<'py>,
+    ek: &EncapsulationKey<P>,
+    pem: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    encoded(py, pkcs8::MAX_SPKI_LEN, public_label(pem), |out| {
+        pkcs8::encode_encapsulation_key(ek, out)
+    })
+}
+
 /// Adds the classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MlKem512PrivateKey>()?;
@@ -164,6 +235,16 @@ impl MlKem512PrivateKey {
         decapsulate(py, &self.0, &ciphertext)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLKEM512PrivateKey>"
     }
@@ -194,6 +275,16 @@ impl MlKem512PublicKey {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         encapsulate(py, &self.0)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -250,6 +341,16 @@ impl MlKem768PrivateKey {
         decapsulate(py, &self.0, &ciphertext)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLKEM768PrivateKey>"
     }
@@ -280,6 +381,16 @@ impl MlKem768PublicKey {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         encapsulate(py, &self.0)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {
@@ -336,6 +447,16 @@ impl MlKem1024PrivateKey {
         decapsulate(py, &self.0, &ciphertext)
     }
 
+    /// The key as PKCS#8 DER (the canonical form of the `pkcs8` codec).
+    fn private_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, false)
+    }
+
+    /// The key as PKCS#8 in PEM armour (`-----BEGIN PRIVATE KEY-----`).
+    fn private_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        private_document(py, &self.0, true)
+    }
+
     fn __repr__(&self) -> &'static str {
         "<pqlab.MLKEM1024PrivateKey>"
     }
@@ -366,6 +487,16 @@ impl MlKem1024PublicKey {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         encapsulate(py, &self.0)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in DER.
+    fn public_bytes_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, false)
+    }
+
+    /// The key as a SubjectPublicKeyInfo in PEM armour (`-----BEGIN PUBLIC KEY-----`).
+    fn public_bytes_pem<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        public_document(py, &self.0, true)
     }
 
     fn __repr__(&self) -> &'static str {

@@ -35,6 +35,21 @@ def test_stubs_match_the_module():
             assert public == methods - {"__eq__"}, name
 
 
+def test_stub_functions_match_the_module():
+    path = pathlib.Path(pqlab.__file__).with_name("__init__.pyi")
+    if not path.is_file():
+        pytest.skip(f"no stub file beside the installed module ({path})")
+    tree = ast.parse(path.read_text())
+    stubs = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    runtime = {name for name in dir(pqlab) if callable(getattr(pqlab, name)) and not isinstance(getattr(pqlab, name), type)}
+    assert stubs == runtime == {
+        "load_pem_private_key",
+        "load_der_private_key",
+        "load_pem_public_key",
+        "load_der_public_key",
+    }
+
+
 def test_exceptions():
     assert issubclass(pqlab.InvalidSignature, Exception)
     assert isinstance(pqlab.__version__, str)

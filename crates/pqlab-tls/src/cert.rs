@@ -9,7 +9,10 @@
 //! digitalSignature, extKeyUsage serverAuth and a subjectAltName with the given DNS names or IP
 //! addresses. Validity: from one hour ago for 365 days. Serial numbers: 16 random bytes.
 //! Private keys are PKCS#8 (ML-DSA in the seed form, as `pqlab keygen --format pem` writes;
-//! Falcon as oqs-provider writes it).
+//! Falcon as oqs-provider writes it). An existing ML-DSA key with a HashML-DSA OID
+//! (2.16.840.1.101.3.4.3.32/33/34) signs certificates with HashML-DSA and SHA-512 (empty
+//! context) under that OID, and its SubjectPublicKeyInfo carries it (no TLS use: TLS 1.3 has
+//! no HashML-DSA signature scheme).
 
 use std::net::IpAddr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -17,7 +20,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use der::asn1::{AnyRef, BitStringRef, OctetStringRef, UtcTime};
 use der::pem::LineEnding;
 use der::{Encode, Tag, TagNumber};
-use pqlab_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
+use pqlab_mldsa::pkcs8::KeyVariant;
+use pqlab_mldsa::{HashAlg, MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
 use ring::rand::{SecureRandom, SystemRandom};
 use ring::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair};
 use zeroize::Zeroizing;
@@ -108,6 +112,16 @@ pub struct Keypair {
     alg: CertAlg,
     inner: Inner,
     pkcs8: Zeroizing<Vec<u8>>,
+    /// ML-DSA, or HashML-DSA with SHA-512 (a key read with a HashML-DSA OID).
+    variant: KeyVariant,
+}
+
+/// An ML-DSA key of `P` with a HashML-DSA OID; `None` for any other document.
+fn hash_mldsa<P: ParameterSet>(der: &[u8]) -> Option<Box<SigningKey<P>>> {
+    match pqlab_mldsa::pkcs8::decode_signing_key::<P>(der) {
+        Ok((key, KeyVariant::HashSha512)) => Some(Box::new(key)),
+        _ => None,
+    }
 }
 
 fn der_err(e: impl core::fmt::Display) -> Error {
@@ -142,6 +156,22 @@ impl Keypair {
     /// form of [`crate::falcon`]) or ECDSA P-256.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
         let pkcs8 = Zeroizing::new(der.to_vec());
+        let hash = if let Some(k) = hash_mldsa::<MlDsa44>(der) {
+            Some((CertAlg::MlDsa44, Inner::MlDsa44(k)))
+        } else if let Some(k) = hash_mldsa::<MlDsa65>(der) {
+            Some((CertAlg::MlDsa65, Inner::MlDsa65(k)))
+        } else {
+            hash_mldsa::<MlDsa87>(der).map(|k| (CertAlg::MlDsa87, Inner::MlDsa87(k)))
+        };
+        if let Some((alg, inner)) = hash {
+            let variant = KeyVariant::HashSha512;
+            return Ok(Self {
+                alg,
+                inner,
+                pkcs8,
+                variant,
+            });
+        }
         let (alg, inner) = match pkcs8::decode_pq_private_key(der)? {
             Some(PqPrivateKey::MlDsa44(k)) => (CertAlg::MlDsa44, Inner::MlDsa44(k)),
             Some(PqPrivateKey::MlDsa65(k)) => (CertAlg::MlDsa65, Inner::MlDsa65(k)),
@@ -162,7 +192,13 @@ impl Keypair {
                 (CertAlg::EcdsaP256, Inner::Ecdsa(Box::new(kp)))
             }
         };
-        Ok(Self { alg, inner, pkcs8 })
+        let variant = KeyVariant::Pure;
+        Ok(Self {
+            alg,
+            inner,
+            pkcs8,
+            variant,
+        })
     }
 
     /// A key pair from a PKCS#8 PEM (`PRIVATE KEY`) text.
@@ -198,12 +234,32 @@ impl Keypair {
                 (Inner::Ecdsa(Box::new(kp)), pkcs8)
             }
         };
-        Ok(Self { alg, inner, pkcs8 })
+        let variant = KeyVariant::Pure;
+        Ok(Self {
+            alg,
+            inner,
+            pkcs8,
+            variant,
+        })
     }
 
     /// The algorithm.
     pub fn alg(&self) -> CertAlg {
         self.alg
+    }
+
+    /// Whether the key signs with HashML-DSA and SHA-512 (it was read with a HashML-DSA OID).
+    pub fn is_hash_ml_dsa(&self) -> bool {
+        self.variant == KeyVariant::HashSha512
+    }
+
+    /// The algorithm's name, `hash-ml-dsa-65` for a HashML-DSA key.
+    pub fn name(&self) -> String {
+        if self.is_hash_ml_dsa() {
+            format!("hash-{}", self.alg.name())
+        } else {
+            self.alg.name().into()
+        }
     }
 
     /// The private key as PKCS#8 DER.
@@ -221,9 +277,9 @@ impl Keypair {
     /// The public key as SubjectPublicKeyInfo DER.
     pub fn spki_der(&self) -> Result<Vec<u8>, Error> {
         match &self.inner {
-            Inner::MlDsa44(k) => pkcs8::mldsa_spki(&k.verifying_key()),
-            Inner::MlDsa65(k) => pkcs8::mldsa_spki(&k.verifying_key()),
-            Inner::MlDsa87(k) => pkcs8::mldsa_spki(&k.verifying_key()),
+            Inner::MlDsa44(k) => pkcs8::mldsa_spki_as(&k.verifying_key(), self.variant),
+            Inner::MlDsa65(k) => pkcs8::mldsa_spki_as(&k.verifying_key(), self.variant),
+            Inner::MlDsa87(k) => pkcs8::mldsa_spki_as(&k.verifying_key(), self.variant),
             Inner::Falcon512(k) => pkcs8::falcon_spki(&k.verifying_key()),
             Inner::Falcon1024(k) => pkcs8::falcon_spki(&k.verifying_key()),
             Inner::Ecdsa(k) => {
@@ -243,10 +299,11 @@ impl Keypair {
 
     /// The signature AlgorithmIdentifier (DER) of the certificates this key signs.
     fn signature_alg_der(&self) -> Result<Vec<u8>, Error> {
+        let v = self.variant;
         let oid = match self.alg {
-            CertAlg::MlDsa44 => MlDsa44::OID,
-            CertAlg::MlDsa65 => MlDsa65::OID,
-            CertAlg::MlDsa87 => MlDsa87::OID,
+            CertAlg::MlDsa44 => pqlab_mldsa::pkcs8::oid::<MlDsa44>(v),
+            CertAlg::MlDsa65 => pqlab_mldsa::pkcs8::oid::<MlDsa65>(v),
+            CertAlg::MlDsa87 => pqlab_mldsa::pkcs8::oid::<MlDsa87>(v),
             CertAlg::Falcon512 => Falcon512::OID,
             CertAlg::Falcon1024 => Falcon1024::OID,
             CertAlg::EcdsaP256 => OID_ECDSA_SHA256,
@@ -254,14 +311,14 @@ impl Keypair {
         alg_id(oid)?.to_der().map_err(der_err)
     }
 
-    /// Signs `msg` (pure ML-DSA with the empty context, Falcon's detached signature, or ECDSA
-    /// P-256 with SHA-256).
+    /// Signs `msg` (ML-DSA, or HashML-DSA with SHA-512, with the empty context, Falcon's
+    /// detached signature, or ECDSA P-256 with SHA-256).
     fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let ml = |e: pqlab_mldsa::Error| Error::Key(format!("ML-DSA signing: {e}"));
+        let hash = self.is_hash_ml_dsa();
         match &self.inner {
-            Inner::MlDsa44(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
-            Inner::MlDsa65(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
-            Inner::MlDsa87(k) => k.sign(msg, &[]).map(|s| s.as_bytes().to_vec()).map_err(ml),
+            Inner::MlDsa44(k) => mldsa_sign(k, msg, hash),
+            Inner::MlDsa65(k) => mldsa_sign(k, msg, hash),
+            Inner::MlDsa87(k) => mldsa_sign(k, msg, hash),
             Inner::Falcon512(k) => falcon::sign_detached(&k.expand(), msg),
             Inner::Falcon1024(k) => falcon::sign_detached(&k.expand(), msg),
             Inner::Ecdsa(k) => k
@@ -270,6 +327,22 @@ impl Keypair {
                 .map_err(|_| Error::Key("ECDSA signing failed".into())),
         }
     }
+}
+
+/// FIPS 204, Algorithm 2: ML-DSA.Sign, or with `hash` Algorithm 4: HashML-DSA.Sign with
+/// SHA-512; the empty context.
+fn mldsa_sign<P: ParameterSet>(
+    key: &SigningKey<P>,
+    msg: &[u8],
+    hash: bool,
+) -> Result<Vec<u8>, Error> {
+    let sig = if hash {
+        key.sign_prehash(msg, &[], HashAlg::Sha2_512)
+    } else {
+        key.sign(msg, &[])
+    };
+    sig.map(|s| s.as_bytes().to_vec())
+        .map_err(|e| Error::Key(format!("ML-DSA signing: {e}")))
 }
 
 /// A constructed TLV with `tag` around the concatenation of `parts`.
@@ -340,7 +413,7 @@ fn utc(t: SystemTime) -> Result<Vec<u8>, Error> {
 
 /// Issues a certificate for `subject_spki` signed by `issuer`. `sans` are the leaf's DNS names or
 /// IP addresses; `is_ca` makes a CA certificate (no SANs).
-fn issue(
+pub(crate) fn issue(
     subject_cn: &str,
     subject_spki: &[u8],
     issuer_cn: &str,
@@ -436,7 +509,7 @@ pub fn generate_chain_with_keys(
     sans: &[String],
 ) -> Result<CertChain, Error> {
     check_sans(sans)?;
-    let ca_cn = format!("pqlab test CA ({})", ca_key.alg().name());
+    let ca_cn = format!("pqlab test CA ({})", ca_key.name());
     let ca_cert = issue(&ca_cn, &ca_key.spki_der()?, &ca_cn, &ca_key, true, &[])?;
     let leaf_cert = issue(
         &sans[0],

@@ -128,8 +128,16 @@ pub(crate) fn mldsa_pkcs8<P: ParameterSet>(
 pub(crate) fn mldsa_spki<P: ParameterSet>(
     vk: &pqlab_mldsa::VerifyingKey<P>,
 ) -> Result<Vec<u8>, Error> {
+    mldsa_spki_as(vk, KeyVariant::Pure)
+}
+
+/// The SubjectPublicKeyInfo of an ML-DSA key for ML-DSA or HashML-DSA (`variant`'s OID).
+pub(crate) fn mldsa_spki_as<P: ParameterSet>(
+    vk: &pqlab_mldsa::VerifyingKey<P>,
+    variant: KeyVariant,
+) -> Result<Vec<u8>, Error> {
     let mut out = vec![0u8; mldsa::MAX_SPKI_LEN];
-    let n = mldsa::encode_verifying_key(vk, KeyVariant::Pure, &mut out)
+    let n = mldsa::encode_verifying_key(vk, variant, &mut out)
         .map_err(|e| Error::Key(format!("{}: {e}", P::NAME)))?;
     out.truncate(n);
     Ok(out)

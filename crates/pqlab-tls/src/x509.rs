@@ -3,6 +3,14 @@
 //! (RFC 9881), HashML-DSA with SHA-512 (the NIST OIDs 2.16.840.1.101.3.4.3.32/33/34, empty
 //! context), Falcon (the OQS OIDs of [`pqlab_falcon::pkcs8`], detached signature) and ECDSA
 //! P-256 with SHA-256 (ring).
+//!
+//! [`verify_chain`] checks a chain against the certificates of a CA file: every certificate
+//! signed by the next, the last by a certificate of the CA file (each one is tried) and so on
+//! up to a self-signed one of the CA file; the issuer's name, the signature, the issuer's
+//! basicConstraints (cA TRUE) and keyUsage (keyCertSign) when these extensions are present
+//! (RFC 5280, Sections 4.2.1.9 and 4.2.1.3), and every certificate's validity period. Not
+//! checked: pathLenConstraint, name constraints, policies, unknown critical extensions,
+//! revocation.
 
 use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier};
 use der::{Decode, Reader, SliceReader, Tag, TagNumber, Tagged};
@@ -70,6 +78,80 @@ pub struct Certificate<'a> {
     not_after: der::DateTime,
     /// The subject's public key.
     spki: SubjectPublicKeyInfoRef<'a>,
+    /// basicConstraints and keyUsage, when present.
+    ca_ext: CaExtensions,
+}
+
+/// What the extensions say about issuing certificates; `None`: the extension is absent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CaExtensions {
+    /// basicConstraints' cA (RFC 5280, Section 4.2.1.9).
+    ca: Option<bool>,
+    /// keyUsage's keyCertSign bit (RFC 5280, Section 4.2.1.3).
+    key_cert_sign: Option<bool>,
+}
+
+/// The OID of basicConstraints.
+const OID_BASIC_CONSTRAINTS: &str = "2.5.29.19";
+/// The OID of keyUsage.
+const OID_KEY_USAGE: &str = "2.5.29.15";
+
+/// Reads `Extensions ::= SEQUENCE OF Extension` (the contents of the TBSCertificate's `[3]`)
+/// for basicConstraints and keyUsage; the other extensions are skipped.
+fn ca_extensions(der: &[u8]) -> der::Result<CaExtensions> {
+    let mut out = CaExtensions::default();
+    let mut r = SliceReader::new(der)?;
+    r.sequence(|exts| {
+        while !exts.is_finished() {
+            exts.sequence(|ext| {
+                let oid: ObjectIdentifier = ext.decode()?;
+                let mut value: AnyRef<'_> = ext.decode()?;
+                if value.tag() == Tag::Boolean {
+                    value = ext.decode()?; // critical
+                }
+                if value.tag() != Tag::OctetString {
+                    return Err(Tag::OctetString.value_error().into());
+                }
+                match oid.to_string().as_str() {
+                    OID_BASIC_CONSTRAINTS => out.ca = Some(basic_constraints_ca(value.value())?),
+                    OID_KEY_USAGE => out.key_cert_sign = Some(key_cert_sign(value.value())?),
+                    _ => {}
+                }
+                Ok::<_, der::Error>(())
+            })?;
+        }
+        Ok::<_, der::Error>(())
+    })?;
+    r.finish()?;
+    Ok(out)
+}
+
+/// `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER
+/// OPTIONAL }`: the value of cA.
+fn basic_constraints_ca(der: &[u8]) -> der::Result<bool> {
+    let seq = AnyRef::from_der(der)?;
+    if seq.tag() != Tag::Sequence {
+        return Err(Tag::Sequence.value_error().into());
+    }
+    let mut r = SliceReader::new(seq.value())?;
+    if r.is_finished() {
+        return Ok(false);
+    }
+    let first: AnyRef<'_> = r.decode()?;
+    if first.tag() == Tag::Boolean {
+        first.decode_as::<bool>()
+    } else {
+        Ok(false)
+    }
+}
+
+/// `KeyUsage ::= BIT STRING`: whether keyCertSign (bit 5) is set.
+fn key_cert_sign(der: &[u8]) -> der::Result<bool> {
+    let bits = BitStringRef::from_der(der)?;
+    Ok(bits
+        .raw_bytes()
+        .first()
+        .is_some_and(|b| b & (0x80 >> 5) != 0))
 }
 
 fn der_err(e: der::Error) -> Error {
@@ -119,6 +201,18 @@ impl<'a> Certificate<'a> {
         let (not_before, not_after) = r.sequence(|v| Ok::<_, der::Error>((time(v)?, time(v)?)))?;
         let subject = raw_tlv(&mut r, tbs_any.value())?;
         let spki: SubjectPublicKeyInfoRef<'a> = r.decode()?;
+        // issuerUniqueID [1], subjectUniqueID [2], extensions [3] EXPLICIT.
+        let mut ca_ext = CaExtensions::default();
+        while !r.is_finished() {
+            let field: AnyRef<'a> = r.decode()?;
+            let extensions = Tag::ContextSpecific {
+                constructed: true,
+                number: TagNumber(3),
+            };
+            if field.tag() == extensions {
+                ca_ext = ca_extensions(field.value())?;
+            }
+        }
         if inner_alg != sig_alg {
             return Err(Tag::Sequence.value_error().into());
         }
@@ -133,6 +227,7 @@ impl<'a> Certificate<'a> {
             not_before,
             not_after,
             spki,
+            ca_ext,
         })
     }
 
@@ -154,7 +249,40 @@ impl<'a> Certificate<'a> {
                 }
                 .into(),
             ),
+            (
+                "CA",
+                match self.ca_ext.ca {
+                    Some(true) => "yes (basicConstraints cA TRUE)",
+                    Some(false) => "no (basicConstraints cA FALSE)",
+                    None => "not stated (no basicConstraints)",
+                }
+                .into(),
+            ),
         ]
+    }
+
+    /// Whether this certificate may issue certificates: basicConstraints cA TRUE and keyUsage
+    /// keyCertSign, each checked when the extension is present (RFC 5280, Sections 4.2.1.9
+    /// and 4.2.1.3). `Err`: which check failed.
+    pub fn check_may_issue(&self) -> Result<(), String> {
+        if self.ca_ext.ca == Some(false) {
+            return Err(format!(
+                "basicConstraints: the issuer ({}) is not a CA (cA is FALSE)",
+                name_text(self.subject)
+            ));
+        }
+        if self.ca_ext.key_cert_sign == Some(false) {
+            return Err(format!(
+                "keyUsage: the issuer ({}) may not sign certificates (no keyCertSign)",
+                name_text(self.subject)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The subject as text (`CN=...`).
+    pub fn subject_text(&self) -> String {
+        name_text(self.subject)
     }
 
     /// Whether issuer and subject are the same name.
@@ -169,7 +297,7 @@ impl<'a> Certificate<'a> {
         let verdict = verify(&self.sig_alg, &issuer.spki, self.tbs, self.signature)?;
         if verdict.is_ok() && self.issuer != issuer.subject {
             return Ok(Err(format!(
-                "its issuer ({}) is not the CA's subject ({})",
+                "issuer name: its issuer ({}) is not the CA's subject ({})",
                 name_text(self.issuer),
                 name_text(issuer.subject)
             )));
@@ -177,8 +305,24 @@ impl<'a> Certificate<'a> {
         Ok(verdict)
     }
 
-    /// Whether the current time lies within the validity period.
+    /// Checks that the CA `issuer` issued this certificate ([`Self::check_issued_by`]) and
+    /// may issue certificates ([`Self::check_may_issue`]).
+    pub fn check_issued_by_ca(
+        &self,
+        issuer: &Certificate<'_>,
+    ) -> Result<Result<(), String>, Error> {
+        Ok(self
+            .check_issued_by(issuer)?
+            .and_then(|()| issuer.check_may_issue()))
+    }
+
+    /// Whether the current time lies within the validity period (the message names the check).
     pub fn check_validity_now(&self) -> Result<(), String> {
+        self.validity_now()
+            .map_err(|reason| format!("validity: {reason}"))
+    }
+
+    fn validity_now(&self) -> Result<(), String> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -194,6 +338,98 @@ impl<'a> Certificate<'a> {
             Ok(())
         }
     }
+}
+
+/// Verifies `chain` (each certificate signed by the next) against the certificates of a CA
+/// file `trusted`: the last one of the chain must be issued by one of them (each is tried),
+/// that one by another, and so on up to a self-signed certificate of `trusted`, whose own
+/// signature is checked. Without `trusted`, the chain must end at a self-signed certificate.
+/// Every issuer is checked as a CA ([`Certificate::check_may_issue`]) and every certificate's
+/// validity period. `Ok(Err(reason))`: it does not verify, the reason names the certificate
+/// and the check that failed; `Err`: it cannot be checked (an unknown signature algorithm, a
+/// chain without CA that does not end at a self-signed certificate).
+pub fn verify_chain(
+    chain: &[Certificate<'_>],
+    trusted: &[Certificate<'_>],
+) -> Result<Result<(), String>, Error> {
+    let n = chain.len();
+    let Some(top) = chain.last() else {
+        return Err(Error::Cert("no certificate".into()));
+    };
+    for (i, cert) in chain.iter().enumerate() {
+        let verdict = match chain.get(i + 1) {
+            Some(issuer) => cert.check_issued_by_ca(issuer)?,
+            None => Ok(()),
+        };
+        if let Err(reason) = verdict.and_then(|()| cert.check_validity_now()) {
+            return Ok(Err(format!("certificate {} of {n}: {reason}", i + 1)));
+        }
+    }
+    if trusted.is_empty() {
+        if !top.is_self_issued() {
+            return Err(Error::Cert(
+                "the chain does not end at a self-signed certificate; give its CA with --ca".into(),
+            ));
+        }
+        return Ok(top
+            .check_issued_by(top)?
+            .map_err(|reason| format!("certificate {n} of {n} (self-signed): {reason}")));
+    }
+    let mut cur = top;
+    let mut cur_label = format!("certificate {n} of {n}");
+    // Each step moves to another certificate of `trusted`; more steps than it has is a loop.
+    for _ in 0..=trusted.len() {
+        if cur.is_self_issued() && trusted.iter().any(|t| t.der == cur.der) {
+            return Ok(cur
+                .check_issued_by(cur)?
+                .map_err(|reason| format!("{cur_label} (self-signed): {reason}")));
+        }
+        match issuer_in(cur, trusted)? {
+            Ok(j) => {
+                cur = &trusted[j];
+                cur_label = format!("CA certificate {} of {}", j + 1, trusted.len());
+            }
+            Err(reason) => return Ok(Err(format!("{cur_label}: {reason}"))),
+        }
+    }
+    Ok(Err(format!(
+        "{cur_label}: the CA file's certificates issue each other in a loop"
+    )))
+}
+
+/// The index of the certificate of `trusted` that issued `cert` (a CA, within its validity
+/// period), or why none did: the failure of a candidate with the right name, else the names.
+fn issuer_in(
+    cert: &Certificate<'_>,
+    trusted: &[Certificate<'_>],
+) -> Result<Result<usize, String>, Error> {
+    let mut named_failure = None;
+    for (j, ca) in trusted.iter().enumerate() {
+        if ca.der == cert.der {
+            continue;
+        }
+        let verdict = cert.check_issued_by_ca(ca)?.and_then(|()| {
+            ca.check_validity_now().map_err(|reason| {
+                format!("CA certificate {} of {}: {reason}", j + 1, trusted.len())
+            })
+        });
+        match verdict {
+            Ok(()) => return Ok(Ok(j)),
+            Err(reason) if ca.subject == cert.issuer => {
+                named_failure.get_or_insert(reason);
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(Err(named_failure.unwrap_or_else(|| {
+        let names: Vec<String> = trusted.iter().map(Certificate::subject_text).collect();
+        format!(
+            "issuer name: no certificate of the CA file issued it (its issuer is {}; the CA \
+             file holds {})",
+            name_text(cert.issuer),
+            names.join("; ")
+        )
+    })))
 }
 
 /// The DER TLV of the next element of `r` (whose input is `all`).
@@ -261,7 +497,7 @@ fn verify(
     let key = spki.subject_public_key.as_bytes().unwrap_or_default();
     let wrong_key = || {
         Ok(Err(format!(
-            "signed with {}, but the issuer's key is {}",
+            "signature: signed with {}, but the issuer's key is {}",
             alg_name(&sig_alg.oid),
             alg_name(&spki.algorithm.oid)
         )))
@@ -270,7 +506,7 @@ fn verify(
         Ok(if ok {
             Ok(())
         } else {
-            Err("the signature does not verify".into())
+            Err("signature: the signature does not verify".into())
         })
     };
     let level = |oid: &str| match oid {
@@ -375,7 +611,7 @@ pub fn certificates(data: &[u8]) -> Result<Vec<Vec<u8>>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
+    use crate::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys, issue};
 
     #[test]
     fn chains_made_here_verify_and_tampered_ones_do_not() {
@@ -407,6 +643,57 @@ mod tests {
             assert_eq!(certs, [chain.leaf_cert.clone(), chain.ca_cert.clone()]);
         }
         assert!(Certificate::from_der(b"\x30\x03junk").is_err());
+    }
+
+    #[test]
+    fn chains_through_an_intermediate_ca() {
+        let alg = CertAlg::MlDsa44;
+        let (root, int, leaf) = (
+            Keypair::generate(alg).unwrap(),
+            Keypair::generate(alg).unwrap(),
+            Keypair::generate(alg).unwrap(),
+        );
+        let root_der = issue("root", &root.spki_der().unwrap(), "root", &root, true, &[]).unwrap();
+        let int_der = issue("int", &int.spki_der().unwrap(), "root", &root, true, &[]).unwrap();
+        let sans = ["localhost".to_string()];
+        let leaf_der = issue("leaf", &leaf.spki_der().unwrap(), "int", &int, false, &sans).unwrap();
+        // A leaf certificate (cA FALSE) of the intermediate's key and name, issued by the root.
+        let fake_int_der =
+            issue("int", &int.spki_der().unwrap(), "root", &root, false, &sans).unwrap();
+        fn parse(d: &[u8]) -> Certificate<'_> {
+            Certificate::from_der(d).unwrap()
+        }
+        assert_eq!(parse(&int_der).check_may_issue(), Ok(()));
+        assert!(parse(&fake_int_der).check_may_issue().is_err());
+        let leaf_only = [parse(&leaf_der)];
+        // The intermediate and the root in the CA file, in either order; or the intermediate
+        // in the chain.
+        for trusted in [
+            vec![parse(&int_der), parse(&root_der)],
+            vec![parse(&root_der), parse(&int_der)],
+        ] {
+            assert_eq!(verify_chain(&leaf_only, &trusted).unwrap(), Ok(()));
+        }
+        let chain = [parse(&leaf_der), parse(&int_der)];
+        assert_eq!(verify_chain(&chain, &[parse(&root_der)]).unwrap(), Ok(()));
+        // Without the root, the intermediate does not end the path (it is not self-signed).
+        let e = verify_chain(&leaf_only, &[parse(&int_der)])
+            .unwrap()
+            .unwrap_err();
+        assert!(e.starts_with("CA certificate 1 of 1: issuer name:"), "{e}");
+        // The intermediate's twin with cA FALSE: refused by basicConstraints.
+        let e = verify_chain(&leaf_only, &[parse(&fake_int_der), parse(&root_der)])
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("basicConstraints"), "{e}");
+        let e = verify_chain(
+            &[parse(&leaf_der), parse(&fake_int_der)],
+            &[parse(&root_der)],
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.starts_with("certificate 1 of 2: basicConstraints"), "{e}");
+
         assert!(certificates(b"-----BEGIN CERTIFICATE-----\nAAAA\n").is_err());
     }
 }

@@ -36,8 +36,9 @@ pub enum CertAction {
     /// certificate of a PEM chain).
     Show(CertShowArgs),
     /// Check a certificate (or a PEM chain, each signed by the next) against --ca: exit 0 when
-    /// every signature verifies and the chain ends at the CA, 1 when one does not, 2 for input
-    /// that cannot be checked.
+    /// every signature verifies, every issuer is a CA (basicConstraints cA, keyUsage
+    /// keyCertSign, when present) and the chain ends at a self-signed certificate of the CA
+    /// file, 1 when a check fails (it is named), 2 for input that cannot be checked.
     Verify(CertVerifyArgs),
 }
 
@@ -55,8 +56,9 @@ pub struct CertVerifyArgs {
     /// The certificate (PEM, one or more CERTIFICATE blocks, or DER).
     #[arg(value_name = "CERT")]
     pub cert: PathBuf,
-    /// The trusted CA certificate; without it, the chain must end at a self-signed certificate
-    /// (whose own signature is checked).
+    /// The trusted CA certificates (PEM, one or more; each is tried as the issuer, and
+    /// intermediate CAs in it are followed up to a self-signed one); without it, the chain
+    /// must end at a self-signed certificate (whose own signature is checked).
     #[arg(long, value_name = "CA.pem")]
     pub ca: Option<PathBuf>,
 }
@@ -73,7 +75,8 @@ pub struct CertMakeArgs {
     /// fresh one.
     #[arg(long, value_name = "K.pem")]
     pub key_in: Option<PathBuf>,
-    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one.
+    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one; a key with
+    /// a HashML-DSA OID (2.16.840.1.101.3.4.3.32/33/34) signs with HashML-DSA and SHA-512.
     #[arg(long, value_name = "CAKEY.pem")]
     pub ca_key_in: Option<PathBuf>,
     /// Where to write the CA certificate (PEM); clients trust it with `--ca`.
@@ -277,8 +280,10 @@ fn cert_show(args: &CertShowArgs) -> CliResult<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// `pqlab cert verify`: every certificate signed by the next, the last by the CA (or by
-/// itself without --ca), each within its validity period.
+/// `pqlab cert verify`: every certificate signed by the next, the last by a certificate of
+/// the CA file (each is tried; up to a self-signed one of it) or by itself without --ca; every
+/// issuer a CA (basicConstraints, keyUsage), each certificate within its validity period
+/// (`pqlab_tls::x509::verify_chain`). Prints `valid`, or `invalid: ` and the failed check.
 fn cert_verify(args: &CertVerifyArgs) -> CliResult<Outcome> {
     let what = "certificate file";
     let ders = read_certs(what, &args.cert)?;
@@ -286,61 +291,18 @@ fn cert_verify(args: &CertVerifyArgs) -> CliResult<Outcome> {
         Some(p) => read_certs("CA certificate file", p)?,
         None => Vec::new(),
     };
-    let certs = ders
-        .iter()
-        .map(|d| Certificate::from_der(d).map_err(tls_err))
-        .collect::<CliResult<Vec<_>>>()?;
-    let ca = ca_ders
-        .first()
-        .map(|d| Certificate::from_der(d).map_err(tls_err))
-        .transpose()?;
-    let mut failure = None;
-    for (i, cert) in certs.iter().enumerate() {
-        let issuer = match (certs.get(i + 1), &ca) {
-            (Some(next), _) => next,
-            (None, Some(ca)) if ca.der == cert.der => cert,
-            (None, Some(ca)) => ca,
-            (None, None) if cert.is_self_issued() => cert,
-            (None, None) => {
-                return Err(CliError::file(
-                    what,
-                    &args.cert,
-                    "the chain does not end at a self-signed certificate; give its CA with --ca",
-                ));
-            }
-        };
-        let verdict = cert
-            .check_issued_by(issuer)
-            .map_err(|e| CliError::file(what, &args.cert, e))?
-            .and_then(|()| cert.check_validity_now());
-        if let Err(reason) = verdict {
-            failure.get_or_insert(format!(
-                "certificate {} of {}: {reason}",
-                i + 1,
-                certs.len()
-            ));
-        }
+    fn parse(ders: &[Vec<u8>]) -> CliResult<Vec<Certificate<'_>>> {
+        ders.iter()
+            .map(|d| Certificate::from_der(d).map_err(tls_err))
+            .collect()
     }
-    if let Some(ca) = &ca
-        && let Err(reason) = ca
-            .check_issued_by(ca)
-            .map_err(|e| {
-                CliError::file(
-                    "CA certificate file",
-                    args.ca.as_deref().unwrap_or(Path::new("")),
-                    e,
-                )
-            })?
-            .and_then(|()| ca.check_validity_now())
-    {
-        failure.get_or_insert(format!("the CA certificate: {reason}"));
-    }
-    match failure {
-        None => {
+    let (certs, cas) = (parse(&ders)?, parse(&ca_ders)?);
+    match x509::verify_chain(&certs, &cas).map_err(|e| CliError::file(what, &args.cert, e))? {
+        Ok(()) => {
             println!("valid");
             Ok(Outcome::Success)
         }
-        Some(reason) => {
+        Err(reason) => {
             println!("invalid: {reason}");
             Ok(Outcome::InvalidSignature)
         }
@@ -412,7 +374,7 @@ fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
     };
     println!(
         "{}{note}: wrote the CA certificate {}, the server certificate {} and its key {}",
-        leaf_alg.name(),
+        chain.leaf_key.name(),
         args.ca_out.display(),
         cert_out.display(),
         key_out.display()
