@@ -8,7 +8,9 @@
 //! parallel, one lane per block: [`refill_portable`] on `[[u32; 8]; 16]` (row v holds word v
 //! of the eight blocks; each double round loops over the lanes innermost, which the compiler
 //! runs on 128-bit vectors even for the x86-64 baseline), and on x86-64 with AVX2 its twin in
-//! `chacha_avx2`, with one 256-bit vector per row. Both produce the same bytes (tested). The
+//! `chacha_avx2`, with one 256-bit vector per row (compiled a second time with AVX-512 VL for
+//! the AVX-512 back end: 32 vector registers hold the whole state, rotations are single
+//! instructions). All produce the same bytes (tested). The
 //! back end is chosen once, when the PRNG is created (once per signing attempt), from
 //! `pqlab_backend::selected()` (public information); `no_std` and other targets have only
 //! the portable refill.
@@ -30,9 +32,9 @@ pub(crate) struct Prng {
     pub(super) ptr: usize,
     state: [u32; 12],
     pub(super) counter: u64,
-    /// Whether refills run the AVX2 twin (chosen once in [`Prng::new`]; public).
+    /// Which refill runs (chosen once in [`Prng::new`]; public).
     #[zeroize(skip)]
-    avx2: bool,
+    lanes: Lanes,
 }
 
 impl Prng {
@@ -42,8 +44,8 @@ impl Prng {
         Prng::with_backend(src, pqlab_backend::selected())
     }
 
-    /// [`Prng::new`] with the refill back end given (AVX2 is used for the AVX2 and AVX-512
-    /// back ends, which both imply it; anything else is portable).
+    /// [`Prng::new`] with the refill back end given (the AVX2 twin for the AVX2 back end, its
+    /// AVX-512 VL build for the AVX-512 one; anything else is portable).
     pub(super) fn with_backend(src: &mut Shake256Reader, backend: pqlab_backend::Backend) -> Prng {
         let mut tmp = [0u8; 56];
         src.squeeze(&mut tmp);
@@ -59,7 +61,7 @@ impl Prng {
             ptr: 0,
             state,
             counter: u64::from(lo) | (u64::from(hi) << 32),
-            avx2: uses_avx2(backend),
+            lanes: Lanes::of(backend),
         };
         p.refill();
         p
@@ -69,7 +71,7 @@ impl Prng {
     /// the read position goes back to 0.
     #[inline(never)]
     fn refill(&mut self) {
-        refill_on(self.avx2, &mut self.buf, &self.state, self.counter);
+        refill_on(self.lanes, &mut self.buf, &self.state, self.counter);
         self.counter = self.counter.wrapping_add(8);
         self.ptr = 0;
     }
@@ -107,29 +109,45 @@ impl Prng {
 
 const _: () = assert!(BUF_LEN.is_power_of_two());
 
-/// Whether refills under `backend` run the AVX2 twin: on x86-64, for the AVX2 and AVX-512
-/// back ends (both require AVX2), when this CPU has them (always so for a back end that
-/// `pqlab_backend::selected()` returns; checked again here, a cached load).
-fn uses_avx2(backend: pqlab_backend::Backend) -> bool {
-    cfg!(target_arch = "x86_64")
-        && matches!(
-            backend,
-            pqlab_backend::Backend::Avx2 | pqlab_backend::Backend::Avx512
-        )
-        && backend.is_available()
+/// The refill a PRNG runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lanes {
+    /// [`refill_portable`].
+    Portable,
+    /// The AVX2 twin.
+    Avx2,
+    /// The AVX2 twin compiled with AVX-512 F and VL.
+    Avx512,
 }
 
-/// The refill of `counter` into `buf`, with the AVX2 twin when `avx2` (which only
-/// [`uses_avx2`] sets, after checking that the CPU has AVX2) and on x86-64, else portable.
+impl Lanes {
+    /// The refill for `backend`: on x86-64, the AVX2 twin for the AVX2 back end and its AVX-512
+    /// build for the AVX-512 one, when this CPU has them (always so for a back end that
+    /// `pqlab_backend::selected()` returns; checked again here, a cached load); else portable.
+    pub(super) fn of(backend: pqlab_backend::Backend) -> Lanes {
+        if !cfg!(target_arch = "x86_64") || !backend.is_available() {
+            return Lanes::Portable;
+        }
+        match backend {
+            pqlab_backend::Backend::Avx2 => Lanes::Avx2,
+            pqlab_backend::Backend::Avx512 => Lanes::Avx512,
+            _ => Lanes::Portable,
+        }
+    }
+}
+
+/// The refill of `counter` into `buf` with `lanes` (whose SIMD values only [`Lanes::of`]
+/// gives, after checking that the CPU has the features).
 #[inline(always)]
-fn refill_on(avx2: bool, buf: &mut [u8; BUF_LEN], state: &[u32; 12], counter: u64) {
+fn refill_on(lanes: Lanes, buf: &mut [u8; BUF_LEN], state: &[u32; 12], counter: u64) {
     #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        super::chacha_avx2::refill_detected(buf, state, counter);
-        return;
+    match lanes {
+        Lanes::Avx2 => return super::chacha_avx2::refill_detected(buf, state, counter),
+        Lanes::Avx512 => return super::chacha_avx2::refill_detected_avx512(buf, state, counter),
+        Lanes::Portable => {}
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = avx2;
+    let _ = lanes;
     refill_portable(buf, state, counter);
 }
 
@@ -142,12 +160,12 @@ pub(super) fn refill_with(
     counter: u64,
 ) {
     assert!(backend.is_available());
-    // Every SIMD back end runs the AVX2 twin (so that the tests compare it).
+    // Every SIMD back end runs a SIMD refill (so that the tests compare it).
     assert_eq!(
-        uses_avx2(backend),
+        Lanes::of(backend) != Lanes::Portable,
         cfg!(target_arch = "x86_64") && backend != pqlab_backend::Backend::Portable
     );
-    refill_on(uses_avx2(backend), buf, state, counter);
+    refill_on(Lanes::of(backend), buf, state, counter);
 }
 
 /// One ChaCha20 quarter round on words a, b, c, d of one block.
