@@ -46,6 +46,7 @@ pub(crate) fn statistics(results: &[ResultRow]) -> Statistics {
                 && comparable(&a.alg, &b.alg)
                 && b.op == a.op
                 && b.msg_len == a.msg_len
+                && crate::ours::cctv::comparable(a, b)
         }) {
             out.welch.extend(compare(a, b));
         }
@@ -53,7 +54,11 @@ pub(crate) fn statistics(results: &[ResultRow]) -> Statistics {
     // Falcon: signing with a plain key against signing with an expanded key.
     for x in results.iter().filter(ours).filter(|x| x.variant.is_some()) {
         if let Some(p) = results.iter().filter(ours).find(|p| {
-            p.variant.is_none() && p.alg == x.alg && p.op == x.op && p.msg_len == x.msg_len
+            p.variant.is_none()
+                && p.alg == x.alg
+                && p.op == x.op
+                && p.msg_len == x.msg_len
+                && crate::ours::cctv::comparable(p, x)
         }) {
             out.welch.extend(compare(p, x));
         }

@@ -516,7 +516,14 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         progress(i, tasks.len(), &label);
         results.push(measure_task(config, task)?);
     }
-    // C2SP CCTV's ML-DSA benchmark set: the unbiased average signing time of pqlab.
+    // C2SP CCTV's ML-DSA benchmark set: the unbiased average signing time of pqlab and of the
+    // peers that sign it (deterministic ones checked equal to pqlab), and the message-length
+    // study with one loop iteration per signature.
+    #[cfg(feature = "peers")]
+    let make: Option<crate::ours::cctv::MakeSigners<'_>> =
+        config.peers.then_some(&crate::peers::cctv::signers);
+    #[cfg(not(feature = "peers"))]
+    let make = None;
     if config.wants_op(Op::Sign) {
         let vectors = crate::ours::cctv::vectors_dir();
         for alg in ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"]
@@ -528,12 +535,9 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
                 tasks.len(),
                 &format!("pqlab {alg} sign [cctv benchmark]"),
             );
-            match crate::ours::cctv::measure_row(config, &vectors, alg) {
-                Ok(row) => results.extend(row),
-                Err(e) => notes.push(format!(
-                    "pqlab {alg} sign [cctv benchmark]: not measured: {e}"
-                )),
-            }
+            results.extend(crate::ours::cctv::rows(
+                config, &vectors, alg, make, &mut notes,
+            ));
         }
     }
     progress(tasks.len(), tasks.len(), "done");

@@ -16,6 +16,7 @@
 //! signatures and ciphertexts cross between implementations.
 
 mod awslc;
+pub(crate) mod cctv;
 pub(crate) mod falcon;
 mod libcrux;
 mod oqs;

@@ -210,6 +210,7 @@ pub(super) fn all(r: &Report, h: &mut String) {
     sizes(r, h);
     latency(r, h);
     memory(r, h);
+    super::cctv::html(r, h);
     results(r, h);
     tables_and_profile(r, h);
     if !r.notes.is_empty() {

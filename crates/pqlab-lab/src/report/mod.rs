@@ -1,5 +1,6 @@
 //! The report in its forms: JSON (DESIGN §4), CSV, terminal tables and HTML with SVG charts.
 
+mod cctv;
 mod charts;
 pub mod csv;
 pub mod handshake;

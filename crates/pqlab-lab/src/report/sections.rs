@@ -19,6 +19,7 @@ fn variants(r: &Report, out: &mut String) {
     for x in r.results.iter().filter(|x| x.variant.is_some()) {
         let plain = r.results.iter().find(|p| {
             p.variant.is_none()
+                && crate::ours::cctv::comparable(p, x)
                 && p.implementation == x.implementation
                 && p.alg == x.alg
                 && p.op == x.op
@@ -111,6 +112,7 @@ fn profile(r: &Report, out: &mut String) {
 /// Everything of the summary beyond the classic tables.
 pub(super) fn all(r: &Report, out: &mut String) {
     variants(r, out);
+    super::cctv::text(r, out);
     tables(r, out);
     profile(r, out);
     for n in &r.notes {
