@@ -19,6 +19,9 @@
 
 mod analysis;
 mod ours;
+/// For the tests: the vectors folder when it holds C2SP CCTV's ML-DSA benchmark set.
+#[doc(hidden)]
+pub use ours::cctv::benchmark_dir_for_tests as cctv_benchmark_dir_for_tests;
 #[cfg(feature = "peers")]
 mod peers;
 mod task;

@@ -6,28 +6,9 @@
 use pqlab_lab::registry::Op;
 use pqlab_lab::run::{Config, run};
 
-fn vectors_present() -> bool {
-    let d = std::env::var_os("PQLAB_VECTORS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-        });
-    if d.join("cctv/ML-DSA/benchmark").is_dir() {
-        return true;
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-    assert!(
-        !ci,
-        "CCTV benchmark set not found at {} (CI=true)",
-        d.display()
-    );
-    println!("skipped: CCTV benchmark set not found at {}", d.display());
-    false
-}
-
 #[test]
 fn the_peers_cctv_rows_reach_every_report() {
-    if !vectors_present() {
+    if pqlab_lab::cctv_benchmark_dir_for_tests().is_none() {
         return;
     }
     let mut config = Config::quick();

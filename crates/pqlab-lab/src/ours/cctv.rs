@@ -317,6 +317,24 @@ pub fn vectors_dir() -> PathBuf {
     }
 }
 
+/// For tests: the vectors folder when it holds the CCTV benchmark set; None (with a
+/// "skipped" line) when it does not, except under CI (`CI=true`), where that fails.
+#[doc(hidden)]
+pub fn benchmark_dir_for_tests() -> Option<PathBuf> {
+    let d = vectors_dir();
+    if d.join("cctv/ML-DSA/benchmark").is_dir() {
+        return Some(d);
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    assert!(
+        !ci,
+        "CCTV benchmark set not found at {} (CI=true)",
+        d.display()
+    );
+    println!("skipped: CCTV benchmark set not found at {}", d.display());
+    None
+}
+
 /// The benchmark messages for `alg` (`ml-dsa-44`, ...) from `vectors`.
 pub fn messages(vectors: &Path, alg: &str) -> Result<Vec<Vec<u8>>, LabError> {
     let name = alg.to_ascii_uppercase();
@@ -431,24 +449,11 @@ mod tests {
     const EXPECTED: [(&str, f64); 3] =
         [("ml-dsa-44", 4.25), ("ml-dsa-65", 5.1), ("ml-dsa-87", 3.85)];
 
-    fn dir() -> Option<PathBuf> {
-        let d = vectors_dir();
-        if d.join("cctv/ML-DSA/benchmark").is_dir() {
-            return Some(d);
-        }
-        let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-        assert!(
-            !ci,
-            "CCTV benchmark set not found at {} (CI=true)",
-            d.display()
-        );
-        println!("skipped: CCTV benchmark set not found at {}", d.display());
-        None
-    }
-
     #[test]
     fn the_set_signs_like_ml_dsa_sign_deterministic_and_has_the_expected_loop_mean() {
-        let Some(d) = dir() else { return };
+        let Some(d) = benchmark_dir_for_tests() else {
+            return;
+        };
         let check = |alg: &str,
                      count: usize,
                      pairs: Vec<(Vec<u8>, u32)>,
@@ -619,7 +624,9 @@ mod tests {
 
     #[test]
     fn the_row_signs_the_whole_set_in_rounds() {
-        let Some(d) = dir() else { return };
+        let Some(d) = benchmark_dir_for_tests() else {
+            return;
+        };
         let mut config = Config::quick();
         config.iterations = 200;
         let row = measure_row(&config, &d, "ml-dsa-87").unwrap().unwrap();

@@ -96,61 +96,50 @@ fn libcrux_err(e: libcrux_ml_dsa::SigningError) -> LabError {
     LabError::Implementation(format!("libcrux: {e:?}"))
 }
 
-fn libcrux44(xi: &[u8; 32]) -> Result<SetSigner, LabError> {
-    use libcrux_ml_dsa::ml_dsa_44 as m;
-    let key = m::generate_key_pair(*xi).signing_key;
+/// A libcrux signer: `key` (from the seed) and its parameter set's `sign`, rnd = 0.
+fn libcrux<const SK: usize, const SIG: usize>(
+    alg: &'static str,
+    key: libcrux_ml_dsa::MLDSASigningKey<SK>,
+    sign: LibcruxSign<SK, SIG>,
+) -> Result<SetSigner, LabError> {
     Ok(SetSigner {
         implementation: "libcrux",
-        alg: "ml-dsa-44",
+        alg,
         deterministic: true,
         sign: Box::new(move |msg, out| {
             signed(
                 out,
-                m::sign(&key, msg, &[], [0; 32])
+                sign(&key, msg, &[], [0; 32])
                     .map_err(libcrux_err)?
                     .as_slice(),
             )
         }),
         mu: None,
     })
+}
+
+/// libcrux's `ml_dsa_XX::sign` of one parameter set.
+type LibcruxSign<const SK: usize, const SIG: usize> =
+    fn(
+        &libcrux_ml_dsa::MLDSASigningKey<SK>,
+        &[u8],
+        &[u8],
+        [u8; 32],
+    ) -> Result<libcrux_ml_dsa::MLDSASignature<SIG>, libcrux_ml_dsa::SigningError>;
+
+fn libcrux44(xi: &[u8; 32]) -> Result<SetSigner, LabError> {
+    use libcrux_ml_dsa::ml_dsa_44 as m;
+    libcrux("ml-dsa-44", m::generate_key_pair(*xi).signing_key, m::sign)
 }
 
 fn libcrux65(xi: &[u8; 32]) -> Result<SetSigner, LabError> {
     use libcrux_ml_dsa::ml_dsa_65 as m;
-    let key = m::generate_key_pair(*xi).signing_key;
-    Ok(SetSigner {
-        implementation: "libcrux",
-        alg: "ml-dsa-65",
-        deterministic: true,
-        sign: Box::new(move |msg, out| {
-            signed(
-                out,
-                m::sign(&key, msg, &[], [0; 32])
-                    .map_err(libcrux_err)?
-                    .as_slice(),
-            )
-        }),
-        mu: None,
-    })
+    libcrux("ml-dsa-65", m::generate_key_pair(*xi).signing_key, m::sign)
 }
 
 fn libcrux87(xi: &[u8; 32]) -> Result<SetSigner, LabError> {
     use libcrux_ml_dsa::ml_dsa_87 as m;
-    let key = m::generate_key_pair(*xi).signing_key;
-    Ok(SetSigner {
-        implementation: "libcrux",
-        alg: "ml-dsa-87",
-        deterministic: true,
-        sign: Box::new(move |msg, out| {
-            signed(
-                out,
-                m::sign(&key, msg, &[], [0; 32])
-                    .map_err(libcrux_err)?
-                    .as_slice(),
-            )
-        }),
-        mu: None,
-    })
+    libcrux("ml-dsa-87", m::generate_key_pair(*xi).signing_key, m::sign)
 }
 
 fn rustcrypto<Q: rcdsa::MlDsaParams + 'static>(alg: &'static str, xi: &[u8; 32]) -> SetSigner {
@@ -341,27 +330,14 @@ mod tests {
     };
     use crate::run::Config;
 
-    fn dir() -> Option<std::path::PathBuf> {
-        let d = set::vectors_dir();
-        if d.join("cctv/ML-DSA/benchmark").is_dir() {
-            return Some(d);
-        }
-        let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-        assert!(
-            !ci,
-            "CCTV benchmark set not found at {} (CI=true)",
-            d.display()
-        );
-        println!("skipped: CCTV benchmark set not found at {}", d.display());
-        None
-    }
-
     /// Every peer that can sign deterministically gets a "cctv benchmark" row with pqlab's
     /// loop counts (its signatures were equal to pqlab's), the others a randomized row, and
     /// the deterministic ones join the message-length study at every length.
     #[test]
     fn the_peers_sign_the_cctv_set_as_pqlab_does() {
-        let Some(d) = dir() else { return };
+        let Some(d) = crate::ours::cctv::benchmark_dir_for_tests() else {
+            return;
+        };
         let mut config = Config::quick();
         config.peers = true;
         config.iterations = 1;
