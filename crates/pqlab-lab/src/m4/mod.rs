@@ -528,6 +528,17 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         config: "",
     };
     let baseline = read_fp(&image(&dir, build, harness, qemu::Ram::Chip)?)?;
+    // The harness built for size, subtracted from the images built for size.
+    let size_profile = |i: &Image| qemu::profile_and_features(i.config).0 != "release";
+    let baseline_size = if wanted.iter().any(size_profile) {
+        let harness = Image {
+            config: qemu::OPT_SIZE,
+            ..harness
+        };
+        read_fp(&image(&dir, build, harness, qemu::Ram::Chip)?)?
+    } else {
+        baseline
+    };
     let mut built = Vec::new();
     for (k, &i) in wanted.iter().enumerate() {
         progress(k + 1, total, &format!("building the M4 image {}", label(i)));
@@ -600,7 +611,12 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
     let mut cross_checks = Vec::new();
     for ((job, run), big) in jobs.iter().zip(&parsed).zip(&big) {
         let Some(op_run) = run else { continue };
-        let Some(r) = row(job.image, op_run, (job.fp, baseline), big.as_ref()) else {
+        let harness = if size_profile(&job.image) {
+            baseline_size
+        } else {
+            baseline
+        };
+        let Some(r) = row(job.image, op_run, (job.fp, harness), big.as_ref()) else {
             continue;
         };
         if let Some(why) = &r.does_not_fit {

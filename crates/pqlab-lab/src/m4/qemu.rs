@@ -91,19 +91,39 @@ pub enum Ram {
     Emulator,
 }
 
-/// The firmware features of pqlab's configurations other than the library's default, by
-/// the schemes they apply to: `small-memory` (ML-DSA and ML-KEM, less stack) and `fpr-emu`
-/// (Falcon with integer-only binary64 instead of native `f64`, which is soft-float calls on
-/// the Cortex-M4F).
-pub const CONFIGS: [(&str, &str); 2] = [("small-memory", "ml-"), ("fpr-emu", "falcon-")];
+/// pqlab's configurations other than the library's default, by the schemes they apply to
+/// (a prefix of the parameter set's name): `small-memory` (ML-DSA and ML-KEM, less stack),
+/// `fpr-emu` (Falcon with integer-only binary64 instead of native `f64`, which is soft-float
+/// calls on the Cortex-M4F), [`OPT_SIZE`] (every scheme: the same code built for size), and
+/// small memory built for size (ML-DSA and ML-KEM). A configuration is a comma-separated list
+/// of firmware features, and [`OPT_SIZE`], which picks the firmware's `release-size` profile.
+pub const CONFIGS: [(&str, &str); 4] = [
+    ("small-memory", "ml-"),
+    ("fpr-emu", "falcon-"),
+    (OPT_SIZE, ""),
+    ("small-memory,opt-size", "ml-"),
+];
 
-/// The file name of an image (`config`: "" for the default configuration, else the firmware
-/// feature of another).
+/// The size-optimised image configuration: not a feature but the firmware's cargo profile
+/// `release-size` (`opt-level = "s"`, LTO, one codegen unit; embedded/m4-lab/Cargo.toml)
+/// instead of `release` (`opt-level = 3`).
+pub const OPT_SIZE: &str = "opt-size";
+
+/// The cargo profile and the firmware features of `config` (see [`CONFIGS`]).
+pub fn profile_and_features(config: &str) -> (&'static str, Vec<&str>) {
+    let parts = config.split(',').filter(|c| !c.is_empty());
+    let size = parts.clone().any(|c| c == OPT_SIZE);
+    let features = parts.filter(|&c| c != OPT_SIZE).collect();
+    (if size { "release-size" } else { "release" }, features)
+}
+
+/// The file name of an image (`config`: "" for the default configuration, else another of
+/// [`CONFIGS`], its commas written `+`).
 pub fn image_name(implementation: &str, alg: &str, config: &str, ram: Ram) -> String {
     let config = if config.is_empty() {
         String::new()
     } else {
-        format!("-{config}")
+        format!("-{}", config.replace(',', "+"))
     };
     match ram {
         Ram::Chip => format!("{implementation}-{alg}{config}.elf"),
@@ -125,8 +145,8 @@ pub fn images_dir() -> (PathBuf, bool) {
 }
 
 /// Builds the image of `implementation` (`pqlab`, `pqclean` or `baseline`), `alg` and
-/// `config` (see [`image_name`]) with `ram` into `dir` with cargo (release profile of the
-/// firmware crate) and returns its path.
+/// `config` (see [`image_name`]) with `ram` into `dir` with cargo (the firmware crate's
+/// `release` profile, or `release-size` for [`OPT_SIZE`]) and returns its path.
 pub fn build_image(
     dir: &Path,
     implementation: &str,
@@ -139,8 +159,9 @@ pub fn build_image(
         "pqclean" => format!("{alg},pqclean"),
         _ => alg.to_string(),
     };
-    if !config.is_empty() {
-        features = format!("{features},{config}");
+    let (profile, config_features) = profile_and_features(config);
+    for f in config_features {
+        features = format!("{features},{f}");
     }
     if ram == Ram::Emulator {
         features.push_str(",emulator-ram");
@@ -148,7 +169,14 @@ pub fn build_image(
     let fw = firmware_dir();
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(&fw)
-        .args(["build", "--release", "--quiet", "--features", &features])
+        .args([
+            "build",
+            "--profile",
+            profile,
+            "--quiet",
+            "--features",
+            &features,
+        ])
         .arg("--target-dir")
         .arg(dir.join("build"))
         .stdin(Stdio::null())
@@ -165,7 +193,11 @@ pub fn build_image(
             "building the M4 image {implementation} {alg} {config} failed: {last}"
         )));
     }
-    let built = dir.join("build").join(THUMB).join("release/pqlab-m4-lab");
+    let built = dir
+        .join("build")
+        .join(THUMB)
+        .join(profile)
+        .join("pqlab-m4-lab");
     let image = dir.join(image_name(implementation, alg, config, ram));
     std::fs::copy(&built, &image)
         .map_err(|e| LabError::Implementation(format!("copying {}: {e}", built.display())))?;

@@ -117,8 +117,11 @@ fn full_runs_add_the_other_configurations_beside_the_default() {
         [
             "pqlab falcon-512",
             "pqlab falcon-512 (fpr-emu)",
+            "pqlab falcon-512 (opt-size)",
             "pqlab ml-kem-512",
             "pqlab ml-kem-512 (small-memory)",
+            "pqlab ml-kem-512 (opt-size)",
+            "pqlab ml-kem-512 (small-memory,opt-size)",
             "pqclean falcon-512",
             "pqclean ml-kem-512",
         ]
@@ -130,6 +133,25 @@ fn full_runs_add_the_other_configurations_beside_the_default() {
     assert_eq!(
         qemu::image_name("pqclean", "ml-kem-512", "", qemu::Ram::Chip),
         "pqclean-ml-kem-512.elf"
+    );
+    assert_eq!(
+        qemu::image_name(
+            "pqlab",
+            "ml-dsa-44",
+            "small-memory,opt-size",
+            qemu::Ram::Chip
+        ),
+        "pqlab-ml-dsa-44-small-memory+opt-size.elf"
+    );
+    // opt-size is the firmware's size profile, not a feature.
+    assert_eq!(
+        qemu::profile_and_features("small-memory,opt-size"),
+        ("release-size", vec!["small-memory"])
+    );
+    assert_eq!(qemu::profile_and_features(""), ("release", vec![]));
+    assert_eq!(
+        qemu::profile_and_features("fpr-emu"),
+        ("release", vec!["fpr-emu"])
     );
     // The common report's variant names both the expanded key and the configuration.
     let out = "m4-lab impl=pqlab alg=falcon-512 ops=sign-expanded\n\
