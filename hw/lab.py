@@ -32,7 +32,7 @@ def _write(path: pathlib.Path, text: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="lab.py", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
-                   help="baseline configuration of each core only, no place and route")
+                   help="first baseline variant of each core; iCE40 place and route of one small core only")
     p.add_argument("--json", default=str(HERE / "results.json"), help="JSON report [hw/results.json]")
     p.add_argument("--html", default=None, help="also write a self-contained HTML table")
     p.add_argument("--markdown", default=None, help="also write the table as Markdown")
