@@ -53,16 +53,23 @@ ASSUMPTION = (
 ICE40_DEVICE = ("--hx8k", "ct256")
 ICE40_LCS = 7680  # logic cells (LUT4 + DFF) of an HX8K
 ICE40_BRAMS = 32  # SB_RAM40_4K blocks (4 Kbit each)
-# Above this share of the HX8K's logic cells routing gets slow (Keccak's 1600-bit state at
-# 76 %: see hw/README.md), so such designs get a bounded nextpnr run (ICE40_FULL_TIMEOUT).
+# nextpnr-ice40 runs are bounded in CPU seconds (prlimit), not wall-clock ones, so that a
+# figure does not depend on how busy the machine is. Above ICE40_MAX_UTIL of the HX8K's cells
+# routing does not converge in reasonable time (Keccak's 1600-bit state in its shell, 77 %:
+# router1 still had 12,269 arcs to route after 50,000 iterations, 508 s; router2 had 864 overused
+# wires after 15 iterations, 68 CPU s, and router2 of nextpnr 0.4 can stall on its last overused
+# wire, as it did for 4 CPU minutes on the 7 %-full sparse-mul): such designs are not sent to
+# nextpnr unless asked (`pnr_full`, lab.py --pnr-full), and then with router2 and
+# ICE40_FULL_CPU_S.
 ICE40_MAX_UTIL = 0.6
-ICE40_FULL_TIMEOUT = 240.0
-# nextpnr-ice40 options: heap placer (analytic, seconds where simulated annealing takes
-# minutes), timing-driven, fixed seed; the 4-pin shell (serial_shell) keeps the I/O count at 4.
+ICE40_CPU_S = 600
+ICE40_FULL_CPU_S = 600
+# nextpnr-ice40 options: heap placer (analytic), router1, timing-driven, fixed seed; the 4-pin
+# shell (serial_shell) keeps the I/O count at 4.
 # --quick places and routes this one (about 10 s) so that CI exercises the iCE40 path.
 QUICK_PNR = ("sparse-mul/baseline/lanes1-setmldsa44",)
-NEXTPNR_OPTS = ["--placer", "heap", "--freq", "50", "--timing-allow-fail", "--seed", "1",
-                "--pcf-allow-unconstrained"]  # fmt: skip
+NEXTPNR_OPTS = ["--placer", "heap", "--router", "router1", "--freq", "50", "--timing-allow-fail",
+                "--seed", "1", "--pcf-allow-unconstrained"]  # fmt: skip
 
 
 class ToolMissing(RuntimeError):
@@ -392,7 +399,7 @@ def ice40_precheck(rtlil_text: str) -> str | None:
     return None
 
 
-def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float) -> dict:
+def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float, full_ok: bool = False) -> dict:
     """synth_ice40 of the core in its 4-pin serial shell (`serial_shell`), then nextpnr-ice40
     on an HX8K (ct256) where it fits; fmax after routing."""
     if shutil.which("nextpnr-ice40") is None:
@@ -415,20 +422,32 @@ def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float) -> dict:
     if why:
         info.update(fits=False, reason=why)
         return info
-    full = max(info["lut4"], info["dff"]) > ICE40_MAX_UTIL * ICE40_LCS
-    limit = min(timeout, ICE40_FULL_TIMEOUT) if full else timeout
-    cmd = ["nextpnr-ice40", ICE40_DEVICE[0], "--package", ICE40_DEVICE[1],
-           "--json", "net_ice40.json", *NEXTPNR_OPTS, "-l", "nextpnr.log", "-q"]  # fmt: skip
+    used = max(info["lut4"], info["dff"])
+    full = used > ICE40_MAX_UTIL * ICE40_LCS
+    if full and not full_ok:
+        info.update(fits=None, reason=(
+            f"fits ({used} of {ICE40_LCS} cells, {used / ICE40_LCS:.0%}), but too full to route "
+            f"in reasonable time (> {ICE40_MAX_UTIL:.0%}): not placed and routed (--pnr-full)"))
+        return info
+    cpu = ICE40_FULL_CPU_S if full else ICE40_CPU_S
+    opts = [o if o != "router1" or not full else "router2" for o in NEXTPNR_OPTS]
+    cmd = ["prlimit", f"--cpu={cpu}", "nextpnr-ice40", ICE40_DEVICE[0], "--package",
+           ICE40_DEVICE[1], "--json", "net_ice40.json", *opts, "-l", "nextpnr.log", "-q"]
     t0 = time.monotonic()
     try:
-        _run(cmd, cwd=work, timeout=limit)
+        out = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout)
+        stopped = out.returncode in (-24, -9, 128 + 24, 128 + 9) and "limit" or None
+        if out.returncode != 0 and not stopped:
+            tail = (out.stdout + out.stderr).strip().splitlines()[-3:]
+            info.update(fits=False, reason=f"nextpnr-ice40 failed: {' | '.join(tail)}"[:200])
+            return info
     except subprocess.TimeoutExpired:
+        stopped = "wall"
+    if stopped:
         log = (work / "nextpnr.log").read_text() if (work / "nextpnr.log").exists() else ""
+        budget = f"{cpu} CPU s" if stopped == "limit" else f"{timeout:.0f} s"
         info.update(fits=None, pnr_s=round(time.monotonic() - t0, 1), reason=(
-            f"placed, routing not finished in {limit:.0f} s ({pnr_progress(log)})"))
-        return info
-    except RuntimeError as e:
-        info.update(fits=False, reason=str(e)[:200])
+            f"placed, routing not finished in {budget} ({pnr_progress(log)})"))
         return info
     info["pnr_s"] = round(time.monotonic() - t0, 1)
     log = (work / "nextpnr.log").read_text()
@@ -456,7 +475,8 @@ def pnr_progress(log: str) -> str:
 # ---- one variant, all variants ------------------------------------------------------------------
 
 
-def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: str | None) -> dict:
+def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: str | None,
+                pnr_full: bool = False) -> dict:
     row = {
         "core": mod.NAME,
         "config": v.config,
@@ -486,7 +506,7 @@ def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: st
         row.update(synth_xilinx(il, work))
         row["synth_s"] = round(time.monotonic() - t1, 1)
         row["ice40"] = (
-            ice40(il, work, pnr_timeout) if pnr else {"fits": None, "fmax_mhz": None,
+            ice40(il, work, pnr_timeout, pnr_full) if pnr else {"fits": None, "fmax_mhz": None,
                                                       "reason": "not run (--quick or --no-pnr)"}
         )  # fmt: skip
     except ToolMissing:
@@ -524,7 +544,8 @@ def run(
     *,
     quick: bool = False,
     pnr: bool = True,
-    pnr_timeout: float = 900,
+    pnr_timeout: float = 3600,
+    pnr_full: bool = False,
     keep: str | None = None,
     log=print,
 ) -> dict:
@@ -532,11 +553,13 @@ def run(
     only for QUICK_PNR (a small core: the iCE40 path in seconds)."""
     if quick:
         configs = configs or ["baseline"]
+    t_run = time.monotonic()
     rows = []
     for mod, v in selected(cores, configs, first_only=quick):
         v_pnr = pnr and (not quick or v.id in QUICK_PNR)
         log(f"[hw] {v.id}: simulate, synthesize" + (", place and route (iCE40)" if v_pnr else ""))
-        row = run_variant(mod, v, pnr=v_pnr, pnr_timeout=pnr_timeout, keep=keep)
+        row = run_variant(mod, v, pnr=v_pnr, pnr_timeout=pnr_timeout, keep=keep,
+                          pnr_full=pnr_full)
         if row["error"]:
             log(f"[hw] {v.id}: FAILED: {row['error']}")
         else:
@@ -553,7 +576,8 @@ def run(
         "quick": quick,
         "tools": tool_versions(),
         "clock_assumption": ASSUMPTION,
-        "ice40_device": f"iCE40 HX8K {ICE40_DEVICE[1]} (nextpnr-ice40)",
+        "ice40_device": f"iCE40 HX8K {ICE40_DEVICE[1]} (nextpnr-ice40 {' '.join(NEXTPNR_OPTS)})",
         "area_for_lap": "LUT (as the study: LAP = LUT x cycles); lap_lutff = (LUT + FF) x cycles",
+        "run_s": round(time.monotonic() - t_run, 1),
         "results": rows,
     }
