@@ -139,3 +139,22 @@ def test_ice40_fit_limits():
     why = flow.ice40_fit(c)
     assert "8000 LUT4 > 7680" in why and "40 block RAMs" in why
     assert flow.ice40_fit({"lut4": 700, "dff": 900, "bram": 32}) is None
+
+
+def _mem(name, width, depth, writes, reads):
+    cells = "".join(f'  cell $mem{kind}_v2 ${name}{k}\n    parameter \\MEMID "\\\\{name}"\n  end\n'
+                    for k, kind in enumerate(["wr"] * writes + ["rd"] * reads))
+    return f"  memory width {width} size {depth} \\{name}\n" + cells
+
+
+def test_ice40_precheck_reads_the_memories():
+    """Two write ports: flip-flops (the NTT's ping-pong RAMs); a ROM over the block RAMs (MQ)."""
+    one = "module \\top\n" + _mem("ram_a", 12, 256, 2, 2) + "end\n"
+    assert flow.ice40_precheck(one) is None  # 3072 DFF, 3072 + 2040 LUT4: could fit
+    two = "module \\top\n" + _mem("ram_a", 12, 256, 2, 2) + _mem("ram_b", 12, 256, 2, 2) + "end\n"
+    assert "2 ports (ram_a, ram_b: 6144 bits)" in flow.ice40_precheck(two)
+    assert "10224 LUT4" in flow.ice40_precheck(two)
+    rom = "module \\top\n" + _mem("f_mem", 5, 56448, 0, 1) + "end\n"
+    assert "282240 bits of memory" in flow.ice40_precheck(rom)
+    small = "module \\top\n" + _mem("m", 16, 256, 1, 1) + "end\n"
+    assert flow.ice40_precheck(small) is None
