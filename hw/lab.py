@@ -33,14 +33,16 @@ def _write(path: pathlib.Path, text: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="lab.py", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
-                   help="first baseline variant of each core; iCE40 place and route of one small core only")
+                   help="first baseline variant of each core; iCE40 place and route of one "
+                   "small core only")
     p.add_argument("--json", default=str(HERE / "results.json"), help="JSON report [hw/results.json]")
     p.add_argument("--html", default=None, help="also write a self-contained HTML table")
     p.add_argument("--markdown", default=None, help="also write the table as Markdown")
     p.add_argument("--cores", default="", help="comma-separated core names (default: all)")
     p.add_argument("--configs", default="", help="baseline,unrolled,pipelined (default: all)")
     p.add_argument("--no-pnr", action="store_true", help="skip nextpnr-ice40")
-    p.add_argument("--pnr-timeout", type=float, default=3600, help="wall-clock seconds per nextpnr run (CPU time is bounded apart)")
+    p.add_argument("--pnr-timeout", type=float, default=3600,
+                   help="wall-clock seconds per nextpnr run (CPU time is bounded apart)")
     p.add_argument("--pnr-full", action="store_true",
                    help="also place and route designs over 60 %% of the HX8K (router2, bounded)")
     p.add_argument("--keep", default=None, help="keep the synthesis files under this folder")

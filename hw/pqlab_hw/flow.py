@@ -367,7 +367,9 @@ def ice40_fit(c: dict) -> str | None:
     return "; ".join(why) + " of an HX8K (the largest iCE40)" if why else None
 
 
-_MEMORY = re.compile(r"^\s*memory\s+width\s+(\d+)\s+size\s+(\d+)\s+(?:offset\s+\d+\s+)?\\(\S+)", re.M)
+_MEMORY = re.compile(
+    r"^\s*memory\s+width\s+(\d+)\s+size\s+(\d+)\s+(?:offset\s+\d+\s+)?\\(\S+)", re.M
+)
 _MEMPORT = re.compile(r"cell \$mem(rd|wr)\S*\s+\S+\s+parameter \\MEMID \"\\\\(\S+)\"")
 EBR_BITS = 4096
 
@@ -385,8 +387,10 @@ def ice40_precheck(rtlil_text: str) -> str | None:
         ports[m.group(1), m.group(2)] = ports.get((m.group(1), m.group(2)), 0) + 1
     multi = [n for n in mems if ports.get(("wr", n), 0) > 1]
     ffs = sum(mems[n][0] * mems[n][1] for n in multi)
-    luts = sum(mems[n][0] * mems[n][1] + ports.get(("rd", n), 0) * mems[n][0] * (mems[n][1] - 1) // 3
-               for n in multi)  # fmt: skip
+    luts = 0
+    for n in multi:
+        width, depth = mems[n]
+        luts += width * depth + ports.get(("rd", n), 0) * width * (depth - 1) // 3
     if max(ffs, luts) > ICE40_LCS:
         return (f"memories written through 2 ports ({', '.join(sorted(multi))}: {ffs} bits) "
                 "cannot be iCE40 block RAM (one write port): as logic they need at least "
