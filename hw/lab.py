@@ -2,7 +2,8 @@
 """pqlab's hardware lab (issue 19): simulate every RTL core against pqlab, synthesize it with
 Yosys for 7-series, estimate its clock, and print the FPGA study's table with its figures beside.
 
-    python3 hw/lab.py [--quick] [--json F] [--html F] [--markdown F] [--cores a,b] [--configs c,d] [--no-pnr]
+    python3 hw/lab.py [--quick] [--json F] [--html F] [--markdown F] [--cores a,b] [--configs c,d]
+                       [--no-pnr] [--pnr-full]
 
 Exit status: 0 all variants passed, 1 a simulation or synthesis failed, 2 a tool is missing.
 """
@@ -32,14 +33,18 @@ def _write(path: pathlib.Path, text: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="lab.py", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true",
-                   help="baseline configuration of each core only, no place and route")
+                   help="first baseline variant of each core; iCE40 place and route of one "
+                   "small core only")
     p.add_argument("--json", default=str(HERE / "results.json"), help="JSON report [hw/results.json]")
     p.add_argument("--html", default=None, help="also write a self-contained HTML table")
     p.add_argument("--markdown", default=None, help="also write the table as Markdown")
     p.add_argument("--cores", default="", help="comma-separated core names (default: all)")
     p.add_argument("--configs", default="", help="baseline,unrolled,pipelined (default: all)")
     p.add_argument("--no-pnr", action="store_true", help="skip nextpnr-ice40")
-    p.add_argument("--pnr-timeout", type=float, default=900, help="seconds per nextpnr run")
+    p.add_argument("--pnr-timeout", type=float, default=3600,
+                   help="wall-clock seconds per nextpnr run (CPU time is bounded apart)")
+    p.add_argument("--pnr-full", action="store_true",
+                   help="also place and route designs over 60 %% of the HX8K (router2, bounded)")
     p.add_argument("--keep", default=None, help="keep the synthesis files under this folder")
     args = p.parse_args(argv)
     try:
@@ -53,7 +58,8 @@ def main(argv=None) -> int:
     split = lambda s: [x for x in s.split(",") if x] or None  # noqa: E731
     try:
         result = flow.run(split(args.cores), split(args.configs), quick=args.quick,
-                          pnr=not args.no_pnr, pnr_timeout=args.pnr_timeout, keep=args.keep,
+                          pnr=not args.no_pnr, pnr_timeout=args.pnr_timeout, pnr_full=args.pnr_full,
+                          keep=args.keep,
                           log=lambda m: print(m, file=sys.stderr, flush=True))
     except flow.ToolMissing as e:
         print(f"lab.py: error: {e}", file=sys.stderr)

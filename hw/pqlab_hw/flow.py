@@ -51,11 +51,25 @@ ASSUMPTION = (
 )
 
 ICE40_DEVICE = ("--hx8k", "ct256")
-ICE40_LCS = 7680
-ICE40_IOS = 206
-# Above this share of the HX8K's LUT4s, nextpnr-ice40 0.4's routing did not converge within
-# 12 minutes (Keccak, ExpandA: 75 % full), so such designs are not sent to it.
+ICE40_LCS = 7680  # logic cells (LUT4 + DFF) of an HX8K
+ICE40_BRAMS = 32  # SB_RAM40_4K blocks (4 Kbit each)
+# nextpnr-ice40 runs are bounded in CPU seconds (prlimit), not wall-clock ones, so that a
+# figure does not depend on how busy the machine is. Above ICE40_MAX_UTIL of the HX8K's cells
+# routing does not converge in reasonable time (Keccak's 1600-bit state in its shell, 77 %:
+# router1 still had 12,269 arcs to route after 50,000 iterations, 508 s; router2 had 864 overused
+# wires after 15 iterations, 68 CPU s, and router2 of nextpnr 0.4 can stall on its last overused
+# wire, as it did for 4 CPU minutes on the 7 %-full sparse-mul): such designs are not sent to
+# nextpnr unless asked (`pnr_full`, lab.py --pnr-full), and then with router2 and
+# ICE40_FULL_CPU_S.
 ICE40_MAX_UTIL = 0.6
+ICE40_CPU_S = 600
+ICE40_FULL_CPU_S = 600
+# nextpnr-ice40 options: heap placer (analytic), router1, timing-driven, fixed seed; the 4-pin
+# shell (serial_shell) keeps the I/O count at 4.
+# --quick places and routes this one (about 10 s) so that CI exercises the iCE40 path.
+QUICK_PNR = ("sparse-mul/baseline/lanes1-setmldsa44",)
+NEXTPNR_OPTS = ["--placer", "heap", "--router", "router1", "--freq", "50", "--timing-allow-fail",
+                "--seed", "1", "--pcf-allow-unconstrained"]  # fmt: skip
 
 
 class ToolMissing(RuntimeError):
@@ -252,6 +266,69 @@ def synth_xilinx(rtlil: pathlib.Path, work: pathlib.Path) -> dict:
 
 # ---- iCE40 place and route ----------------------------------------------------------------------
 
+_PORT = re.compile(r"^\s*wire\s+(?:width\s+(\d+)\s+)?(input|output|inout)\s+\d+\s+\\(\S+)")
+
+
+def rtlil_ports(text: str, module: str = "top") -> list[tuple[str, str, int]]:
+    """(name, direction, width) of every port of `module` in an RTLIL text, in port order."""
+    ports, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("module "):
+            inside = line.split()[1] == "\\" + module
+        elif inside and line.startswith("end"):
+            break
+        elif inside:
+            match = _PORT.match(line)
+            if match:
+                ports.append((match.group(3), match.group(2), int(match.group(1) or 1)))
+    return ports
+
+
+def serial_shell(ports: list[tuple[str, str, int]], fold: int = 16) -> str:
+    """Verilog of `shell`, a 4-pin wrapper (clk, rst, sin, sout) around the core `top` for
+    place and route: every input port bit of the core comes from one flip-flop of a serial
+    shift chain fed by `sin`; every output bit is registered, XOR-folded in slices of `fold`
+    bits into registers, and those XOR-ed into the registered `sout`. Nothing of the core can
+    be optimised away (every output reaches `sout`), the core's I/O paths start and end at
+    flip-flops, and the design needs 4 pins instead of one per port bit. Cost: one DFF per
+    input bit, two per output bit (plus the folds), and the fold's LUT4s."""
+    ins = [(n, w) for n, d, w in ports if d == "input" and n not in ("clk", "rst")]
+    outs = [(n, w) for n, d, w in ports if d == "output"]
+    n_in = max(2, sum(w for _, w in ins))
+    n_out = max(1, sum(w for _, w in outs))
+    n_fold = (n_out + fold - 1) // fold
+    conns, lo = [".clk(clk)"], 0
+    if any(n == "rst" for n, _, _ in ports):
+        conns.append(".rst(rst)")
+    for n, w in ins:
+        conns.append(f".{n}(chain[{lo + w - 1}:{lo}])")
+        lo += w
+    lo = 0
+    for n, w in outs:
+        conns.append(f".{n}(outs[{lo + w - 1}:{lo}])")
+        lo += w
+    folds = "\n".join(
+        f"    fold[{k}] <= ^outs_r[{min(n_out, (k + 1) * fold) - 1}:{k * fold}];"
+        for k in range(n_fold)
+    )
+    return f"""module shell(input clk, input rst, input sin, output sout);
+  reg [{n_in - 1}:0] chain;
+  wire [{n_out - 1}:0] outs;
+  reg [{n_out - 1}:0] outs_r;
+  reg [{n_fold - 1}:0] fold;
+  reg sout_r;
+  assign sout = sout_r;
+  top core({", ".join(conns)});
+  always @(posedge clk) begin
+    chain <= {{chain[{n_in - 2}:0], sin}};
+    outs_r <= outs;
+{folds}
+    sout_r <= ^fold;
+  end
+endmodule
+"""
+
+
 _FMAX = re.compile(r"Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz")
 
 
@@ -266,54 +343,144 @@ def parse_fmax(log: str) -> float | None:
     return min(last_clock.values())
 
 
-def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float, ios: int) -> dict:
-    """synth_ice40, then nextpnr-ice40 on an HX8K (ct256) where the design fits (`ios`: the
-    number of port bits, which nextpnr places on pins)."""
+def ice40_counts(stat: str) -> dict:
+    """LUT4, DFF, carry and block RAM counts of a synth_ice40 `stat` report."""
+    counts = {m.group(1): int(m.group(2)) for m in map(_CELL_LINE.match, stat.splitlines()) if m}
+    return {
+        "lut4": counts.get("SB_LUT4", 0),
+        "dff": sum(n for c, n in counts.items() if c.startswith("SB_DFF")),
+        "carry": counts.get("SB_CARRY", 0),
+        "bram": sum(n for c, n in counts.items() if c.startswith("SB_RAM40_4K")),
+        "dsp": counts.get("SB_MAC16", 0),
+    }
+
+
+def ice40_fit(c: dict) -> str | None:
+    """Why the synthesized shell cannot fit an HX8K (None when it can)."""
+    why = []
+    if c["lut4"] > ICE40_LCS:
+        why.append(f"{c['lut4']} LUT4 > {ICE40_LCS}")
+    if c["dff"] > ICE40_LCS:
+        why.append(f"{c['dff']} DFF > {ICE40_LCS}")
+    if c["bram"] > ICE40_BRAMS:
+        why.append(f"{c['bram']} block RAMs (4 Kbit) > {ICE40_BRAMS}")
+    return "; ".join(why) + " of an HX8K (the largest iCE40)" if why else None
+
+
+_MEMORY = re.compile(
+    r"^\s*memory\s+width\s+(\d+)\s+size\s+(\d+)\s+(?:offset\s+\d+\s+)?\\(\S+)", re.M
+)
+_MEMPORT = re.compile(r"cell \$mem(rd|wr)\S*\s+\S+\s+parameter \\MEMID \"\\\\(\S+)\"")
+EBR_BITS = 4096
+
+
+def ice40_precheck(rtlil_text: str) -> str | None:
+    """A reason why the core cannot fit an HX8K, read off its memories before synthesis (None
+    when the memories leave it possible). An iCE40 block RAM has one write port, so a memory
+    written through two ports becomes width x depth flip-flops, each behind a LUT4 that picks
+    the port, and every read port a width x (depth:1) multiplexer, at least (depth - 1) / 3
+    LUT4s a bit; the 32 block RAMs hold 128 Kbit, and a LUT4 at most 16 bits of the rest."""
+    mems = {m.group(3): (int(m.group(1)), int(m.group(2)))
+            for m in _MEMORY.finditer(rtlil_text)}  # fmt: skip
+    ports: dict[tuple[str, str], int] = {}
+    for m in _MEMPORT.finditer(rtlil_text):
+        ports[m.group(1), m.group(2)] = ports.get((m.group(1), m.group(2)), 0) + 1
+    multi = [n for n in mems if ports.get(("wr", n), 0) > 1]
+    ffs = sum(mems[n][0] * mems[n][1] for n in multi)
+    luts = 0
+    for n in multi:
+        width, depth = mems[n]
+        luts += width * depth + ports.get(("rd", n), 0) * width * (depth - 1) // 3
+    if max(ffs, luts) > ICE40_LCS:
+        return (f"memories written through 2 ports ({', '.join(sorted(multi))}: {ffs} bits) "
+                "cannot be iCE40 block RAM (one write port): as logic they need at least "
+                f"{ffs} DFF and {luts} LUT4, more than the HX8K's {ICE40_LCS} cells")
+    rest = sum(w * d for n, (w, d) in mems.items() if n not in multi)
+    over = rest - ICE40_BRAMS * EBR_BITS
+    if over > 0 and over / 16 > ICE40_LCS:
+        return (f"{rest} bits of memory: more than the HX8K's {ICE40_BRAMS} block RAMs "
+                f"({ICE40_BRAMS * EBR_BITS} bits) plus its {ICE40_LCS} LUT4s (16 bits each)")
+    return None
+
+
+def ice40(rtlil: pathlib.Path, work: pathlib.Path, timeout: float, full_ok: bool = False) -> dict:
+    """synth_ice40 of the core in its 4-pin serial shell (`serial_shell`), then nextpnr-ice40
+    on an HX8K (ct256) where it fits; fmax after routing."""
     if shutil.which("nextpnr-ice40") is None:
         return {"fits": None, "fmax_mhz": None, "reason": "nextpnr-ice40 not installed"}
+    text = rtlil.read_text()
+    why = ice40_precheck(text)
+    if why:
+        return {"fits": False, "fmax_mhz": None, "reason": why + " (not synthesized)"}
+    (work / "shell.v").write_text(serial_shell(rtlil_ports(text)))
     script = (
-        f"read_rtlil {rtlil.name}; synth_ice40 -top top -json net_ice40.json; "
-        "tee -o stat_ice40.txt stat"
+        f"read_rtlil {rtlil.name}; read_verilog shell.v; synth_ice40 -top shell "
+        "-json net_ice40.json; tee -o stat_ice40.txt stat"
     )
+    t0 = time.monotonic()
     _run(["yosys", "-q", "-p", script], cwd=work)
-    stat = (work / "stat_ice40.txt").read_text()
-    counts = {m.group(1): int(m.group(2)) for m in map(_CELL_LINE.match, stat.splitlines()) if m}
-    luts = counts.get("SB_LUT4", 0)
-    ffs = sum(n for c, n in counts.items() if c.startswith("SB_DFF"))
-    info = {"lut4": luts, "dff": ffs, "io": ios, "fits": True, "fmax_mhz": None}
-    if luts > ICE40_LCS or ffs > ICE40_LCS or ios > ICE40_IOS:
-        info.update(fits=False, reason=f"needs {luts} LUT4 / {ffs} DFF / {ios} IO: over an HX8K")
+    info = ice40_counts((work / "stat_ice40.txt").read_text())
+    info.update(io=4, shell="serial (clk, rst, sin, sout)", fits=True, fmax_mhz=None,
+                synth_s=round(time.monotonic() - t0, 1))
+    why = ice40_fit(info)
+    if why:
+        info.update(fits=False, reason=why)
         return info
-    if max(luts, ffs) > ICE40_MAX_UTIL * ICE40_LCS:
-        info.update(
-            fits=False,
-            reason=f"{max(luts, ffs)} of {ICE40_LCS} HX8K cells (> {ICE40_MAX_UTIL:.0%}): "
-            "too full for nextpnr-ice40 to route in reasonable time, not run",
-        )
+    used = max(info["lut4"], info["dff"])
+    full = used > ICE40_MAX_UTIL * ICE40_LCS
+    if full and not full_ok:
+        info.update(fits=None, reason=(
+            f"fits ({used} of {ICE40_LCS} cells, {used / ICE40_LCS:.0%}), but too full to route "
+            f"in reasonable time (> {ICE40_MAX_UTIL:.0%}): not placed and routed (--pnr-full)"))
         return info
-    cmd = [
-        "nextpnr-ice40", ICE40_DEVICE[0], "--package", ICE40_DEVICE[1], "--json", "net_ice40.json",
-        "--pcf-allow-unconstrained", "--freq", "50", "--timing-allow-fail", "--seed", "1",
-        "-l", "nextpnr.log", "-q",
-    ]  # fmt: skip
+    cpu = ICE40_FULL_CPU_S if full else ICE40_CPU_S
+    opts = [o if o != "router1" or not full else "router2" for o in NEXTPNR_OPTS]
+    cmd = ["prlimit", f"--cpu={cpu}", "nextpnr-ice40", ICE40_DEVICE[0], "--package",
+           ICE40_DEVICE[1], "--json", "net_ice40.json", *opts, "-l", "nextpnr.log", "-q"]
     t0 = time.monotonic()
     try:
-        _run(cmd, cwd=work, timeout=timeout)
+        out = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout)
+        stopped = out.returncode in (-24, -9, 128 + 24, 128 + 9) and "limit" or None
+        if out.returncode != 0 and not stopped:
+            tail = (out.stdout + out.stderr).strip().splitlines()[-3:]
+            info.update(fits=False, reason=f"nextpnr-ice40 failed: {' | '.join(tail)}"[:200])
+            return info
     except subprocess.TimeoutExpired:
-        info.update(fmax_mhz=None, reason=f"nextpnr-ice40 ran past {timeout:.0f} s")
-        return info
-    except RuntimeError as e:
-        info.update(fits=False, reason=str(e)[:200])
+        stopped = "wall"
+    if stopped:
+        log = (work / "nextpnr.log").read_text() if (work / "nextpnr.log").exists() else ""
+        budget = f"{cpu} CPU s" if stopped == "limit" else f"{timeout:.0f} s"
+        info.update(fits=None, pnr_s=round(time.monotonic() - t0, 1), reason=(
+            f"placed, routing not finished in {budget} ({pnr_progress(log)})"))
         return info
     info["pnr_s"] = round(time.monotonic() - t0, 1)
-    info["fmax_mhz"] = parse_fmax((work / "nextpnr.log").read_text())
+    log = (work / "nextpnr.log").read_text()
+    info["fmax_mhz"] = parse_fmax(log)
+    info["lc"] = parse_util(log).get("ICESTORM_LC")
+    info["reason"] = "placed and routed"
     return info
+
+
+_UTIL = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)", re.M)
+_OVERUSE = re.compile(r"overused=(\d+)")
+
+
+def parse_util(log: str) -> dict:
+    """Used cells per bel type of nextpnr's device utilisation report."""
+    return {m.group(1): int(m.group(2)) for m in _UTIL.finditer(log)}
+
+
+def pnr_progress(log: str) -> str:
+    """How far an unfinished nextpnr run got: the router's last overused-wire count."""
+    over = _OVERUSE.findall(log)
+    return f"{over[-1]} wires still overused" if over else "no routing progress logged"
 
 
 # ---- one variant, all variants ------------------------------------------------------------------
 
 
-def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: str | None) -> dict:
+def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: str | None,
+                pnr_full: bool = False) -> dict:
     row = {
         "core": mod.NAME,
         "config": v.config,
@@ -343,7 +510,7 @@ def run_variant(mod, v: core.Variant, *, pnr: bool, pnr_timeout: float, keep: st
         row.update(synth_xilinx(il, work))
         row["synth_s"] = round(time.monotonic() - t1, 1)
         row["ice40"] = (
-            ice40(il, work, pnr_timeout, row["io"]) if pnr else {"fits": None, "fmax_mhz": None,
+            ice40(il, work, pnr_timeout, pnr_full) if pnr else {"fits": None, "fmax_mhz": None,
                                                       "reason": "not run (--quick or --no-pnr)"}
         )  # fmt: skip
     except ToolMissing:
@@ -381,19 +548,22 @@ def run(
     *,
     quick: bool = False,
     pnr: bool = True,
-    pnr_timeout: float = 900,
+    pnr_timeout: float = 3600,
+    pnr_full: bool = False,
     keep: str | None = None,
     log=print,
 ) -> dict:
-    """Runs the flow; `quick`: one variant of each core (its first baseline), no place and
-    route."""
+    """Runs the flow; `quick`: one variant of each core (its first baseline), place and route
+    only for QUICK_PNR (a small core: the iCE40 path in seconds)."""
     if quick:
         configs = configs or ["baseline"]
-        pnr = False
+    t_run = time.monotonic()
     rows = []
     for mod, v in selected(cores, configs, first_only=quick):
-        log(f"[hw] {v.id}: simulate, synthesize" + (", place and route (iCE40)" if pnr else ""))
-        row = run_variant(mod, v, pnr=pnr, pnr_timeout=pnr_timeout, keep=keep)
+        v_pnr = pnr and (not quick or v.id in QUICK_PNR)
+        log(f"[hw] {v.id}: simulate, synthesize" + (", place and route (iCE40)" if v_pnr else ""))
+        row = run_variant(mod, v, pnr=v_pnr, pnr_timeout=pnr_timeout, keep=keep,
+                          pnr_full=pnr_full)
         if row["error"]:
             log(f"[hw] {v.id}: FAILED: {row['error']}")
         else:
@@ -410,7 +580,8 @@ def run(
         "quick": quick,
         "tools": tool_versions(),
         "clock_assumption": ASSUMPTION,
-        "ice40_device": f"iCE40 HX8K {ICE40_DEVICE[1]} (nextpnr-ice40)",
+        "ice40_device": f"iCE40 HX8K {ICE40_DEVICE[1]} (nextpnr-ice40 {' '.join(NEXTPNR_OPTS)})",
         "area_for_lap": "LUT (as the study: LAP = LUT x cycles); lap_lutff = (LUT + FF) x cycles",
+        "run_s": round(time.monotonic() - t_run, 1),
         "results": rows,
     }

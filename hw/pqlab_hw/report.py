@@ -102,7 +102,10 @@ def _row_cells(r: dict) -> list[str]:
         return [kernel_label(r), "FAILED: " + r["error"][:80]] + [""] * (len(HEAD) - 2)
     ice = r.get("ice40", {})
     fmax = ice.get("fmax_mhz")
-    ice_txt = _fmt(fmax) if fmax else ("no fit" if ice.get("fits") is False else "-")
+    ice_txt = _fmt(fmax) if fmax else {False: "no fit", True: "-"}.get(ice.get("fits"), "-")
+    if not fmax and ("routing not finished" in ice.get("reason", "")
+                     or "not placed and routed" in ice.get("reason", "")):
+        ice_txt = "fits, unrouted"
     return [
         kernel_label(r), _fmt(r["ff"]), _fmt(r["lut"]), _fmt(r["dsp"]), _fmt(r["bram"]),
         _fmt(r["cycles"]), _fmt(r["xc7_period_ns_est"]), _fmt(r["lut_levels"]), ice_txt,
@@ -134,6 +137,22 @@ def sections(report: dict) -> list[tuple[str, list[list[str]]]]:
     return out
 
 
+def ice40_notes(report: dict) -> list[str]:
+    """One line per variant that went to the iCE40 flow: its size in the 4-pin shell and what
+    became of it (fmax, or why there is none)."""
+    out = []
+    for r in report["results"]:
+        ice = r.get("ice40") or {}
+        if r.get("error") or "not run" in ice.get("reason", "not run"):
+            continue
+        size = (f"{ice['lut4']} LUT4, {ice['dff']} DFF, {ice['bram']} RAM4K: "
+                if "lut4" in ice else "")
+        got = (f"{ice['fmax_mhz']} MHz after routing ({ice.get('pnr_s')} s)"
+               if ice.get("fmax_mhz") else ice.get("reason", ""))
+        out.append(f"{r['variant']}: {size}{got}")
+    return out
+
+
 def text_table(report: dict) -> str:
     parts = [KERNEL_NOTE, "Clock: " + report["clock_assumption"] + "."]
     for title, lines in sections(report):
@@ -141,6 +160,10 @@ def text_table(report: dict) -> str:
         fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths))  # noqa: E731
         parts += ["", f"== {title}", fmt(HEAD), fmt(["-" * w for w in widths])]
         parts += [fmt(c) for c in lines]
+    notes = ice40_notes(report)
+    if notes:
+        parts += ["", f"== iCE40 ({report.get('ice40_device', '')}, core in a 4-pin serial shell)"]
+        parts += notes
     return "\n".join(parts)
 
 
@@ -151,6 +174,11 @@ def markdown(report: dict) -> str:
         parts += ["", f"**{title}**", "", "| " + " | ".join(HEAD) + " |"]
         parts.append("|" + "|".join(" --- " for _ in HEAD) + "|")
         parts += ["| " + " | ".join(c.replace("|", "/") for c in cells) + " |" for cells in lines]
+    notes = ice40_notes(report)
+    if notes:
+        parts += ["", f"**iCE40** ({report.get('ice40_device', '')}, each core in a 4-pin serial "
+                  "shell)", ""]
+        parts += [f"* `{n.split(': ', 1)[0]}`: {n.split(': ', 1)[1]}" for n in notes]
     return "\n".join(parts) + "\n"
 
 

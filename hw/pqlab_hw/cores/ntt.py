@@ -389,18 +389,18 @@ class NttUnit(Elaboratable):
 
 
 BUTTERFLIES = (1, 2, 4)
+# (scheme, q, label) in table order; every modulus gets every configuration and butterfly count.
+MODULI = (("mldsa", 8380417, "ML-DSA"), ("mlkem", 3329, "ML-KEM"), ("falcon", 12289, "Falcon"))
 
 
 def variants() -> list[Variant]:
     out = []
-    for config in ("baseline", "unrolled", "pipelined"):
-        for b in BUTTERFLIES:
-            out.append(Variant(NAME, config, {"q": 8380417, "bf": b},
-                               f"ML-DSA NTT/INTT, {b} butterfl{'y' if b == 1 else 'ies'}"))
-    for scheme, q in (("mlkem", 3329), ("falcon", 12289)):
+    for _scheme, q, label in MODULI:
         for config in ("baseline", "unrolled", "pipelined"):
-            out.append(Variant(NAME, config, {"q": q, "bf": 1},
-                               f"{scheme} NTT/INTT, 1 butterfly"))
+            for b in BUTTERFLIES:
+                out.append(Variant(NAME, config, {"q": q, "bf": b},
+                                   f"{label} NTT/INTT (q = {q}), "
+                                   f"{b} butterfl{'y' if b == 1 else 'ies'}"))
     return out
 
 
