@@ -13,7 +13,8 @@ use crate::error::{CliError, CliResult};
 /// Arguments of `pqlab hw`.
 #[derive(Debug, Args)]
 pub struct HwArgs {
-    /// One configuration (baseline) of each core, no place and route.
+    /// One configuration (baseline) of each core; iCE40 place and route of the sparse
+    /// multiplier only.
     #[arg(long)]
     pub quick: bool,
     /// The JSON report [default: hw/results.json].
@@ -31,6 +32,10 @@ pub struct HwArgs {
     /// Skip the iCE40 place and route (nextpnr-ice40).
     #[arg(long)]
     pub no_pnr: bool,
+    /// Also route the designs that fill more than 60 % of the iCE40 (long runs: 10 minutes
+    /// or more each).
+    #[arg(long)]
+    pub pnr_full: bool,
 }
 
 /// The lab script: `hw/lab.py` under the current folder, else in the checkout this binary was
@@ -79,6 +84,9 @@ pub fn run(args: &HwArgs) -> CliResult<Outcome> {
     }
     if args.no_pnr {
         cmd.arg("--no-pnr");
+    }
+    if args.pnr_full {
+        cmd.arg("--pnr-full");
     }
     if let Some(json) = &args.json {
         cmd.arg("--json").arg(json);
