@@ -61,7 +61,9 @@
 //! * **Is not** constant time, by design: NTRUSolve (its loop counts and integer sizes depend
 //!   on the norms of f and g); BerExp and SamplerZ branch on the rejection outcome and on the
 //!   lazy byte comparison of BerExp, as in the reference (the rejection rate is made
-//!   independent of the secrets by the sigma_min scaling); the signer's final norm check and
+//!   independent of the secrets by the sigma_min scaling), and on whether BerExp's first
+//!   random byte lies within one of the estimated top byte of its threshold (then the exact
+//!   threshold decides: probability 3/256 whatever the estimate); the signer's final norm check and
 //!   the compressed length decide a restart (outputs of the sampler, not of the key alone).
 //!   Decoding, verification and [`hash_to_point_vartime`] handle public data only.
 //! * **Depends on the hardware**: with the native back end, the latency of floating-point
