@@ -125,15 +125,9 @@ pub(crate) fn ff_sampling(
     if n == 2 {
         // The same steps as below with everything of size 1 written out: for n = 2, split
         // and merge are the identity on (re, im) and the product by l10 is one complex product.
-        let (l10_re, l10_im, sigma0, sigma1) = (tree[0], tree[1], tree[2], tree[3]);
-        let a = Fpr::of(samp.sample(t1[0], sigma1));
-        let b = Fpr::of(samp.sample(t1[1], sigma1));
-        let (d_re, d_im) = crate::fft::cmul(t1[0].sub(a), t1[1].sub(b), l10_re, l10_im);
-        z1[0] = a;
-        z1[1] = b;
-        let (u_re, u_im) = (d_re.add(t0[0]), d_im.add(t0[1]));
-        z0[0] = Fpr::of(samp.sample(u_re, sigma0));
-        z0[1] = Fpr::of(samp.sample(u_im, sigma0));
+        let (a, b) = sample_degree2(samp, t0, t1, (tree[0], tree[1]), tree[2], tree[3]);
+        z0.copy_from_slice(&a);
+        z1.copy_from_slice(&b);
         return;
     }
     let hn = n >> 1;
@@ -172,6 +166,29 @@ pub(crate) fn ff_sampling(
     }
     let (a, b) = tmp.split_at(hn);
     poly_merge_fft(z0, a, b);
+}
+
+/// Algorithm 11 at degree 2 (one complex value), where split and merge are the identity on
+/// (re, im) and the product by l10 is one complex product: z1 from t1 with 1/sigma `isigma1`,
+/// then z0 from t0 + (t1 - z1) l10 with `isigma0`. Returns (z0, z1).
+#[inline(always)]
+fn sample_degree2(
+    samp: &mut Sampler,
+    t0: &[Fpr],
+    t1: &[Fpr],
+    (l10_re, l10_im): (Fpr, Fpr),
+    isigma0: Fpr,
+    isigma1: Fpr,
+) -> ([Fpr; 2], [Fpr; 2]) {
+    let a = Fpr::of(samp.sample(t1[0], isigma1));
+    let b = Fpr::of(samp.sample(t1[1], isigma1));
+    let (d_re, d_im) = crate::fft::cmul(t1[0].sub(a), t1[1].sub(b), l10_re, l10_im);
+    let (u_re, u_im) = (d_re.add(t0[0]), d_im.add(t0[1]));
+    let z0 = [
+        Fpr::of(samp.sample(u_re, isigma0)),
+        Fpr::of(samp.sample(u_im, isigma0)),
+    ];
+    (z0, [a, b])
 }
 
 /// Falcon spec v1.2, Algorithm 11 (ffSampling) with the tree of Algorithm 9 (ffLDL*) computed
@@ -243,15 +260,10 @@ fn ff_sampling_dyn_inner<B: Ops>(
         let (p_re, _) = crate::fft::cmul(mu_re, mu_im, g1_re, g1_im.neg());
         let d11_re = g0_re.sub(p_re);
         let isigma1 = d11_re.sqrt().mul(samp.inv_sigma);
-        let a = Fpr::of(samp.sample(t1[0], isigma1));
-        let b = Fpr::of(samp.sample(t1[1], isigma1));
-        let (d_re, d_im) = crate::fft::cmul(t1[0].sub(a), t1[1].sub(b), mu_re, mu_im.neg());
-        t1[0] = a;
-        t1[1] = b;
-        let (u_re, u_im) = (t0[0].add(d_re), t0[1].add(d_im));
         let isigma0 = g0_re.sqrt().mul(samp.inv_sigma);
-        t0[0] = Fpr::of(samp.sample(u_re, isigma0));
-        t0[1] = Fpr::of(samp.sample(u_im, isigma0));
+        let (a, b) = sample_degree2(samp, t0, t1, (mu_re, mu_im.neg()), isigma0, isigma1);
+        t0.copy_from_slice(&a);
+        t1.copy_from_slice(&b);
         return;
     }
     let hn = n >> 1;

@@ -513,20 +513,15 @@ pub fn measure(config: &Config, progress: Progress<'_>) -> Result<Vec<ReductionR
 pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> {
     config.validate()?;
     let reductions = measure(config, progress)?;
-    let record = ConfigRecord {
-        iterations: config.iterations,
-        warmup: config.warmup,
-        msg_sizes: Vec::new(),
-        algs: Vec::new(),
-        ops: Vec::new(),
-        peers: false,
-        quick: config.quick,
-        power_model: None,
-        method: "reduction strategies: each cell is the median of the time-stamp counter \
+    let record = ConfigRecord::study(
+        config.iterations,
+        config.warmup,
+        config.quick,
+        "reduction strategies: each cell is the median of the time-stamp counter \
                  (rdtsc between lfences; it counts at a fixed rate, not core clock cycles) \
                  over all timed calls, the strategies interleaved call by call (rounds of \
                  one whole operation or four NTTs per strategy); NTTs on one polynomial",
-    };
+    );
     Ok(report(config, record, reductions, Vec::new(), Scope::Host))
 }
 

@@ -125,6 +125,30 @@ pub struct ConfigRecord {
     pub method: &'static str,
 }
 
+impl ConfigRecord {
+    /// The record of a study that measures no scheme comparison (the reduction studies):
+    /// `iterations` calls after `warmup`, no message sizes, algorithms, operations, peers or
+    /// power model.
+    pub(crate) fn study(
+        iterations: usize,
+        warmup: usize,
+        quick: bool,
+        method: &'static str,
+    ) -> Self {
+        ConfigRecord {
+            iterations,
+            warmup,
+            msg_sizes: Vec::new(),
+            algs: Vec::new(),
+            ops: Vec::new(),
+            peers: false,
+            quick,
+            power_model: None,
+            method,
+        }
+    }
+}
+
 /// Sizes of one implementation's keys and outputs (DESIGN §4 `sizes`).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct SizeRow {

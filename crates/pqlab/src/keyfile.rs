@@ -238,23 +238,11 @@ mod tests {
         algs::find(name).unwrap()
     }
 
-    fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag];
-        match body.len() {
-            n if n < 128 => out.push(n as u8),
-            n if n < 256 => out.extend_from_slice(&[0x81, n as u8]),
-            n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
-        }
-        out.extend_from_slice(body);
-        out
-    }
+    use pqlab_pkcs8::test_support::{pkcs8_with, tlv};
 
     /// A PEM PKCS#8 document (version 1) with `oid` and the `privateKey` contents `contents`.
-    fn pem_private(oid: &str, contents: &[u8]) -> Vec<u8> {
-        let oid = spki::ObjectIdentifier::new(oid).unwrap();
-        let alg = tlv(0x30, &tlv(0x06, oid.as_bytes()));
-        let der = tlv(0x30, &[tlv(0x02, &[0]), alg, tlv(0x04, contents)].concat());
-        pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &der)
+    fn pem_private(oid: &'static str, contents: &[u8]) -> Vec<u8> {
+        pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &pkcs8_with(oid, contents))
             .unwrap()
             .as_bytes()
             .to_vec()

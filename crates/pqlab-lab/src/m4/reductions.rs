@@ -202,20 +202,15 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
     progress(2, 3, "tables");
     let reductions = rows(&out)?;
     progress(3, 3, "done");
-    let record = ConfigRecord {
-        iterations: calls,
-        warmup: 0,
-        msg_sizes: Vec::new(),
-        algs: Vec::new(),
-        ops: Vec::new(),
-        peers: false,
-        quick: config.quick,
-        power_model: None,
-        method: "reduction strategies on the Cortex-M4 (QEMU netduinoplus2, STM32F405, \
+    let record = ConfigRecord::study(
+        calls,
+        0,
+        config.quick,
+        "reduction strategies on the Cortex-M4 (QEMU netduinoplus2, STM32F405, \
                  -icount shift=0): each cell is the median of the exact instruction counts \
                  of its calls; cycles = instructions x the M4 model's CPI, ns at 168 MHz; \
                  changes against Montgomery from the instruction counts",
-    };
+    );
     let notes = vec![
         "target: cortex-m4 (the machine above is the host that ran QEMU)".into(),
         "instructions, not cycles: Cortex-M4 loads take 2 cycles, and plain-% runs SDIV / \

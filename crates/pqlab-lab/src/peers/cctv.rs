@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use aws_lc_rs::signature as aws;
 use ml_dsa as rcdsa;
-use pqcrypto_traits::sign::{DetachedSignature as _, SecretKey as _};
+use pqcrypto_traits::sign::{DetachedSignature, SecretKey};
 
 use super::bad;
 use crate::LabError;
@@ -171,40 +171,37 @@ fn rustcrypto<Q: rcdsa::MlDsaParams + 'static>(alg: &'static str, xi: &[u8; 32])
     }
 }
 
-fn pqcrypto44(sk: &[u8]) -> Result<SetSigner, LabError> {
-    use pqcrypto_mldsa::mldsa44 as m;
-    let key = m::SecretKey::from_bytes(sk).map_err(|_| bad("secret key"))?;
+/// A pqcrypto (PQClean) signer of the secret key `sk` with its parameter set's
+/// `detached_sign` (randomized: PQClean draws rnd itself).
+fn pqcrypto<K, S>(
+    alg: &'static str,
+    sk: &[u8],
+    sign: fn(&[u8], &K) -> S,
+) -> Result<SetSigner, LabError>
+where
+    K: SecretKey + Send + 'static,
+    S: DetachedSignature + 'static,
+{
+    let key = K::from_bytes(sk).map_err(|_| bad("secret key"))?;
     Ok(SetSigner {
         implementation: "pqcrypto",
-        alg: "ml-dsa-44",
+        alg,
         deterministic: false,
-        sign: Box::new(move |msg, out| signed(out, m::detached_sign(msg, &key).as_bytes())),
+        sign: Box::new(move |msg, out| signed(out, sign(msg, &key).as_bytes())),
         mu: None,
     })
+}
+
+fn pqcrypto44(sk: &[u8]) -> Result<SetSigner, LabError> {
+    pqcrypto("ml-dsa-44", sk, pqcrypto_mldsa::mldsa44::detached_sign)
 }
 
 fn pqcrypto65(sk: &[u8]) -> Result<SetSigner, LabError> {
-    use pqcrypto_mldsa::mldsa65 as m;
-    let key = m::SecretKey::from_bytes(sk).map_err(|_| bad("secret key"))?;
-    Ok(SetSigner {
-        implementation: "pqcrypto",
-        alg: "ml-dsa-65",
-        deterministic: false,
-        sign: Box::new(move |msg, out| signed(out, m::detached_sign(msg, &key).as_bytes())),
-        mu: None,
-    })
+    pqcrypto("ml-dsa-65", sk, pqcrypto_mldsa::mldsa65::detached_sign)
 }
 
 fn pqcrypto87(sk: &[u8]) -> Result<SetSigner, LabError> {
-    use pqcrypto_mldsa::mldsa87 as m;
-    let key = m::SecretKey::from_bytes(sk).map_err(|_| bad("secret key"))?;
-    Ok(SetSigner {
-        implementation: "pqcrypto",
-        alg: "ml-dsa-87",
-        deterministic: false,
-        sign: Box::new(move |msg, out| signed(out, m::detached_sign(msg, &key).as_bytes())),
-        mu: None,
-    })
+    pqcrypto("ml-dsa-87", sk, pqcrypto_mldsa::mldsa87::detached_sign)
 }
 
 fn aws_lc(

@@ -190,20 +190,7 @@ impl Dir {
 }
 
 /// A DER TLV with tag `tag` holding `content` (definite length, short or long form).
-pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let len = content.len();
-    if len < 0x80 {
-        out.push(len as u8);
-    } else if len < 0x100 {
-        out.extend([0x81, len as u8]);
-    } else {
-        assert!(len < 0x10000);
-        out.extend([0x82, (len >> 8) as u8, len as u8]);
-    }
-    out.extend_from_slice(content);
-    out
-}
+pub use pqlab_pkcs8::test_support::tlv;
 
 /// PEM armour around `der` with `label`.
 pub fn pem(label: &str, der: &[u8]) -> Vec<u8> {

@@ -127,34 +127,23 @@ fn study<P: ParameterSet + 'static>(
         let m = one_loop_message(&sk, len)?;
         let (warm, n) = iterations(config, len);
         let ours = sk.sign_deterministic(&m, &[]).map_err(lib_err)?;
-        let s = measure::time(
-            warm,
-            n,
-            |_| Ok(()),
-            |()| {
-                std::hint::black_box(sk.sign_deterministic(&m, &[]).map_err(lib_err)?);
-                Ok(())
-            },
-        )?;
-        rows.push(row(
-            config,
-            PQLAB,
-            alg,
-            Some(len),
-            s,
-            None,
-            ONE_LOOP_VARIANT,
-        ));
-        let s = measure::time(
-            warm,
-            n,
-            |_| Ok(()),
-            |()| {
-                std::hint::black_box(vk.compute_mu(&m, &[]).map_err(lib_err)?);
-                Ok(())
-            },
-        )?;
-        rows.push(row(config, PQLAB, alg, Some(len), s, None, MU_VARIANT));
+        // One row: `f` timed `n` times after `warm`, at this length.
+        let mut timed = |imp: &str,
+                         variant: &str,
+                         f: &mut dyn FnMut() -> Result<(), LabError>|
+         -> Result<(), LabError> {
+            let s = measure::time(warm, n, |_| Ok(()), |()| f())?;
+            rows.push(row(config, imp, alg, Some(len), s, None, variant));
+            Ok(())
+        };
+        timed(PQLAB, ONE_LOOP_VARIANT, &mut || {
+            std::hint::black_box(sk.sign_deterministic(&m, &[]).map_err(lib_err)?);
+            Ok(())
+        })?;
+        timed(PQLAB, MU_VARIANT, &mut || {
+            std::hint::black_box(vk.compute_mu(&m, &[]).map_err(lib_err)?);
+            Ok(())
+        })?;
         for (p, ok) in peers.iter_mut().zip(live.iter_mut()) {
             if !*ok {
                 continue;
@@ -172,27 +161,11 @@ fn study<P: ParameterSet + 'static>(
                 continue;
             }
             let sign = &mut p.sign;
-            let s = measure::time(warm, n, |_| Ok(()), |()| sign(&m, &mut out))?;
-            rows.push(row(
-                config,
-                p.implementation,
-                alg,
-                Some(len),
-                s,
-                None,
-                ONE_LOOP_VARIANT,
-            ));
+            timed(p.implementation, ONE_LOOP_VARIANT, &mut || {
+                sign(&m, &mut out)
+            })?;
             if let Some(mu) = p.mu.as_mut() {
-                let s = measure::time(warm, n, |_| Ok(()), |()| mu(&m))?;
-                rows.push(row(
-                    config,
-                    p.implementation,
-                    alg,
-                    Some(len),
-                    s,
-                    None,
-                    MU_VARIANT,
-                ));
+                timed(p.implementation, MU_VARIANT, &mut || mu(&m))?;
             }
         }
     }
