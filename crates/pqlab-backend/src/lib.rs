@@ -155,6 +155,22 @@ fn detect() -> u8 {
     1
 }
 
+/// Whether the CPU has AVX-512 VBMI2 (`vpcompressw` / `vpexpandw` on 16-bit lanes), which a
+/// few kernels of the [`Backend::Avx512`] back end use when it is there (with a twin without it
+/// for AVX-512 cores that lack it, such as Skylake-SP). Detected by `std` once and cached
+/// there; `false` without `std` or off x86-64. Public information, like the back end.
+#[inline]
+pub fn has_avx512_vbmi2() -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    {
+        std::is_x86_feature_detected!("avx512vbmi2")
+    }
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    {
+        false
+    }
+}
+
 /// The back ends this machine can run, portable first.
 pub fn available() -> impl Iterator<Item = Backend> {
     Backend::ALL.into_iter().filter(|b| b.is_available())

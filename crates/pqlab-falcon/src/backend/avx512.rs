@@ -442,7 +442,7 @@ fn norm<const N: usize>(c: &[u16; N], t: &[i16; N], s2: &[i16; N]) -> u32 {
 /// below 5q compacted to the front in order (`vpcompressd`) and narrowed back to 16 bits. The
 /// 16 places written from c\[i\] exist because at most 16 were filled per group before
 /// (`c.len() - i >= 68` on entry); the last four words go through [`crate::hash::hash_words`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 fn hash_block(block: &[u8; BLOCK_BYTES], c: &mut [u16], mut i: usize) -> usize {
     let q = _mm512_set1_epi32(i32::from(Q));
     let q2 = _mm512_set1_epi32(2 * i32::from(Q));

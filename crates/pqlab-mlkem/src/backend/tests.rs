@@ -168,3 +168,47 @@ fn simd_back_ends_match_portable_kernel_by_kernel() {
         |b| super::dispatch!(on b, B => check::<B>()),
     );
 }
+
+/// The two AVX-512 rejection samplers (with and without VBMI2) against [`Portable`]: the
+/// back-end check above runs only the one this CPU picks. A twin the CPU cannot run is said to
+/// be skipped; under `CI=true` an AVX-512 CPU must have run the plain one.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_rej_uniform_twins_match_portable() {
+    let mut rng = StdRng::seed_from_u64(0x7e1);
+    let (mut plain_cases, mut vbmi2_cases) = (0, 0);
+    for case in 0..2000 {
+        // 0 to 3 blocks' worth (any length, not only multiples of 3), outputs of any length.
+        let len = rng.gen_range(0..=504);
+        let buf: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+        let want_len = rng.gen_range(0..=256);
+        let mut want = [0i16; 256];
+        let nw = Portable::rej_uniform(&buf, &mut want[..want_len]);
+        let (mut a, mut b) = ([0i16; 256], [0i16; 256]);
+        let Some((na, nb)) =
+            super::avx512::rej_uniform_twins(&buf, &mut a[..want_len], &mut b[..want_len])
+        else {
+            break;
+        };
+        assert_eq!((na, a), (nw, want), "avx512 rej_uniform, case {case}");
+        plain_cases += 1;
+        if let Some(nb) = nb {
+            assert_eq!((nb, b), (nw, want), "avx512 rej_uniform_vbmi2, case {case}");
+            vbmi2_cases += 1;
+        }
+    }
+    if plain_cases == 0 {
+        assert!(
+            std::env::var("CI").is_err() || !std::is_x86_feature_detected!("avx512f"),
+            "an AVX-512 CPU under CI must run the AVX-512 rejection samplers"
+        );
+        std::eprintln!("skipped: no AVX-512 back end on this CPU");
+        return;
+    }
+    assert_eq!(plain_cases, 2000);
+    if vbmi2_cases == 0 {
+        std::eprintln!("skipped: the VBMI2 twin (no AVX-512 VBMI2 on this CPU)");
+    } else {
+        assert_eq!(vbmi2_cases, 2000);
+    }
+}

@@ -65,9 +65,15 @@ impl Ops for Avx512 {
     }
 
     fn rej_uniform(buf: &[u8], out: &mut [i16]) -> usize {
-        // SAFETY: as in `ntt`; the kernel's loads are masked to `buf.len()` and its stores to
-        // `out.len()` (see `sample::rej_uniform`).
-        unsafe { sample::rej_uniform(buf, out) }
+        if pqlab_backend::has_avx512_vbmi2() {
+            // SAFETY: as in `ntt`, and the CPU has VBMI2 (checked above); the kernel's loads
+            // are masked to `buf.len()` and its stores to `out.len()`.
+            unsafe { sample::rej_uniform_vbmi2(buf, out) }
+        } else {
+            // SAFETY: as in `ntt`; the kernel's loads are masked to `buf.len()` and its stores
+            // to `out.len()` (see `sample::rej_uniform`).
+            unsafe { sample::rej_uniform(buf, out) }
+        }
     }
 
     fn sample_poly_cbd(eta: usize, buf: &[u8], f: &mut Coeffs) {
@@ -176,4 +182,25 @@ const fn bytes_x4(v: [i8; 16]) -> [i8; 64] {
         i += 1;
     }
     t
+}
+
+/// Both AVX-512 rejection samplers on the same input, for the twin test (the back end runs only
+/// the one the CPU picks): the one without VBMI2 into `plain`, and the VBMI2 one into `vbmi2`
+/// when the CPU has it. `None` when the CPU has no AVX-512 back end.
+#[cfg(test)]
+pub(super) fn rej_uniform_twins(
+    buf: &[u8],
+    plain: &mut [i16],
+    vbmi2: &mut [i16],
+) -> Option<(usize, Option<usize>)> {
+    if !Backend::Avx512.is_available() {
+        return None;
+    }
+    // SAFETY: the CPU has AVX-512 F, BW, VL and DQ (the back end is available).
+    let a = unsafe { sample::rej_uniform(buf, plain) };
+    let b = pqlab_backend::has_avx512_vbmi2().then(|| {
+        // SAFETY: as above, and the CPU has VBMI2 (checked).
+        unsafe { sample::rej_uniform_vbmi2(buf, vbmi2) }
+    });
+    Some((a, b))
 }

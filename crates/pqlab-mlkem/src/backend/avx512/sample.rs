@@ -5,10 +5,11 @@
 use core::arch::x86_64::{
     __m256i, __m512i, _mm_loadu_si128, _mm256_mask_storeu_epi16, _mm512_castsi512_si256,
     _mm512_cmplt_epu16_mask, _mm512_cvtepi32_epi16, _mm512_cvtepu8_epi32, _mm512_cvtepu16_epi32,
-    _mm512_extracti64x4_epi64, _mm512_maskz_compress_epi32, _mm512_maskz_loadu_epi8,
-    _mm512_permutex2var_epi16, _mm512_permutexvar_epi32, _mm512_set1_epi16, _mm512_set1_epi32,
-    _mm512_shuffle_epi8, _mm512_slli_epi32, _mm512_srlv_epi16, _mm512_storeu_epi16,
-    _mm512_sub_epi16, _mm512_ternarylogic_epi32,
+    _mm512_extracti64x4_epi64, _mm512_mask_storeu_epi16, _mm512_maskz_compress_epi16,
+    _mm512_maskz_compress_epi32, _mm512_maskz_loadu_epi8, _mm512_permutex2var_epi16,
+    _mm512_permutexvar_epi32, _mm512_set1_epi16, _mm512_set1_epi32, _mm512_shuffle_epi8,
+    _mm512_slli_epi32, _mm512_srlv_epi16, _mm512_storeu_epi16, _mm512_sub_epi16,
+    _mm512_ternarylogic_epi32,
 };
 
 use pqlab_arith::mlkem::Q;
@@ -23,7 +24,7 @@ use super::{Coeffs, bytes_x4, ld8, ld16, ld32};
 /// # Safety
 /// `n <= out.len()`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 unsafe fn append(v: __m256i, keep: u16, out: &mut [i16], n: usize) -> usize {
     let packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(keep, _mm512_cvtepu16_epi32(v)));
     let k = (keep.count_ones() as usize).min(out.len() - n);
@@ -63,8 +64,8 @@ unsafe fn candidates(p: *const u8, len: usize) -> (__m512i, u32) {
 /// dependency chain through `n`). Branches depend on public data only.
 ///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, VL and DQ.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+/// The CPU must support AVX-512 F, BW, VL and DQ, and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
 pub(super) unsafe fn rej_uniform(buf: &[u8], out: &mut [i16]) -> usize {
     let mut n = 0;
     let mut pos = 0;
@@ -102,6 +103,35 @@ pub(super) unsafe fn rej_uniform(buf: &[u8], out: &mut [i16]) -> usize {
                 n,
             );
         }
+        pos += len;
+    }
+    n
+}
+
+/// FIPS 203, Algorithm 7, lines 5 to 15 on a buffer of XOF output, with AVX-512 VBMI2: the
+/// same steps of 48 bytes (32 candidates) as [`rej_uniform`], each kept candidate moved into
+/// place by one `vpcompressw` on the 16-bit candidates (no widening to 32 bits and back), then
+/// stored under a mask of min(count, room) words; the last step's loads are masked to the
+/// bytes left in `buf`. Same output as [`rej_uniform`]. Branches depend on public data only.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VL, DQ and VBMI2, and POPCNT.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi2,popcnt")]
+pub(super) unsafe fn rej_uniform_vbmi2(buf: &[u8], out: &mut [i16]) -> usize {
+    let mut n = 0;
+    let mut pos = 0;
+    while pos < buf.len() && n < out.len() {
+        let len = (buf.len() - pos).min(48);
+        // SAFETY: bytes pos .. pos + len of `buf` exist.
+        let (cand, keep) = unsafe { candidates(buf.as_ptr().add(pos), len) };
+        let packed = _mm512_maskz_compress_epi16(keep, cand);
+        let k = (keep.count_ones() as usize).min(out.len() - n);
+        // SAFETY: n < out.len(), so the pointer is in bounds, and the mask lets through
+        // k <= out.len() - n words (k <= 32): masked-off words are neither read nor written.
+        unsafe {
+            _mm512_mask_storeu_epi16(out.as_mut_ptr().add(n), ((1u64 << k) - 1) as u32, packed);
+        }
+        n += k;
         pos += len;
     }
     n
