@@ -141,6 +141,12 @@ for a in "${SIG_ALGS[@]}"; do
     f=$(basename "$sk")
     expect "$a" "pqlab signs with BouncyCastle's $f" 0 \
       "$PQLAB" sign "$alg" --secret-key "$sk" --in "$bc/msg" --out "$out/$f.sig"
+    rm -f "$work"/cert-*
+    expect "$a" "pqlab cert with BouncyCastle's $f as CA and server key" 0 \
+      "$PQLAB" cert --alg "$alg" --key-in "$sk" --ca-key-in "$sk" --ca-out "$work/cert-ca.pem" \
+      --cert-out "$work/cert-leaf.pem" --key-out "$work/cert-key.pem" --san localhost
+    expect "$a" "pqlab cert verify of that certificate" 0 \
+      "$PQLAB" cert verify "$work/cert-leaf.pem" --ca "$work/cert-ca.pem"
     if [ "$kind" != falcon ]; then
       expect "$a" "pqlab signs with BouncyCastle's $f and a context" 0 \
         "$PQLAB" sign "$alg" --secret-key "$sk" --in "$bc/msg" --out "$out/$f-ctx.sig" \
@@ -267,14 +273,16 @@ done
 # --- summary ---------------------------------------------------------------------------------
 # The cases each algorithm must pass, as (BouncyCastle's files used by pqlab) + (pqlab's files
 # used by BouncyCastle):
-#   ML-DSA      4 key forms x 2 encodings x (sign, sign with context) = 16, BouncyCastle
-#               verifies those 16; 2 public-key encodings x 5 verifications (valid, changed
-#               byte, truncated, with context, context missing) = 10
+#   ML-DSA      4 key forms x 2 encodings x (sign, sign with context, `cert --key-in`, `cert
+#               verify`) = 32, BouncyCastle verifies the 16 signatures; 2 public-key encodings
+#               x 5 verifications (valid, changed byte, truncated, with context, context
+#               missing) = 10
 #             + keygen, 2 signs; BouncyCastle reads 2 public keys and per key verifies 2
 #               signatures and rejects them with a flipped bit (10), reads 2 private keys and
 #               signs with each (4); pqlab verifies those 2 x 2 signatures (4)
 #   HashML-DSA  the first line only (pqlab's keygen writes the pure ML-DSA OIDs)
-#   Falcon      2 key files signed with, BouncyCastle verifies 2; 2 x 3 verifications
+#   Falcon      2 key files x (sign, cert, cert verify) = 6, BouncyCastle verifies 2; 2 x 3
+#               verifications
 #             + 3 keygens (random; seeded PEM and raw), 1 sign; BouncyCastle reads 2 public
 #               keys, verifies and rejects flipped (6), signs with the raw key converted to its
 #               form (1), pqlab verifies that (1); pqlab's Falcon PKCS#8 is refused (below)
@@ -285,9 +293,9 @@ done
 #               2 ciphertexts to the same secret (4)
 expected() {
   case $(kind_of "$1") in
-    dsa) echo $((16 + 16 + 10 + 3 + 10 + 4 + 4)) ;;
-    hash) echo $((16 + 16 + 10)) ;;
-    falcon) echo $((2 + 2 + 6 + 4 + 6 + 1 + 1)) ;;
+    dsa) echo $((32 + 16 + 10 + 3 + 10 + 4 + 4)) ;;
+    hash) echo $((32 + 16 + 10)) ;;
+    falcon) echo $((6 + 2 + 6 + 4 + 6 + 1 + 1)) ;;
     kem) echo $((16 + 2 + 2 + 2 + 2 + 4 + 4 + 4)) ;;
   esac
 }

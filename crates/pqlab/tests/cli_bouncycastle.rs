@@ -161,3 +161,39 @@ fn der_documents_of_the_wrong_kind_are_named() {
         &["holds a key for ml-dsa-44, but ml-dsa-65 was requested"],
     );
 }
+
+#[test]
+fn der_private_keys_make_certificates() {
+    let dir = Dir::new();
+    let (ca, leaf) = (dir.arg("ca.pem"), dir.arg("leaf.pem"));
+    assert_ok(&run(&[
+        "cert",
+        "--alg",
+        "ml-dsa-44",
+        "--key-in",
+        &fixture("ml-dsa-44-sk.der"),
+        "--ca-key-in",
+        &fixture("falcon-512-sk.der"),
+        "--ca-out",
+        &ca,
+        "--cert-out",
+        &leaf,
+        "--key-out",
+        &dir.arg("key.pem"),
+        "--san",
+        "localhost",
+    ]));
+    assert_valid(&run(&["cert", "verify", &leaf, "--ca", &ca]));
+    let out = run(&[
+        "cert",
+        "--key-in",
+        &fixture("ml-dsa-44-pk.der"),
+        "--ca-out",
+        &dir.arg("c2"),
+        "--cert-out",
+        &dir.arg("l2"),
+        "--key-out",
+        &dir.arg("k2"),
+    ]);
+    assert_input_error(&out, &["found a SubjectPublicKeyInfo public key"]);
+}
