@@ -1,8 +1,8 @@
 // BouncyCastle side of pqlab's interop check (run.sh drives it; see README.md there).
 //
 //   java -cp JARS:BUILD Interop gen DIR    BouncyCastle's keys in every private-key form it
-//                                          writes, SPKI public keys, signatures and ML-KEM
-//                                          encapsulations, under DIR/bc/ALG/
+//                                          writes, SPKI public keys, signatures, certificates
+//                                          and ML-KEM encapsulations, under DIR/bc/ALG/
 //   java -cp JARS:BUILD Interop check DIR  verifies what pqlab made of them (DIR/pq-on-bc/),
 //                                          reads pqlab's own keys (DIR/pq/ALG/), verifies
 //                                          pqlab's signatures, decapsulates its ciphertexts,
@@ -27,10 +27,21 @@ import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
+import java.util.Date;
 import java.io.StringWriter;
+import java.math.BigInteger;
 
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.crypto.SecretWithEncapsulation;
 import org.bouncycastle.crypto.kems.MLKEMExtractor;
 import org.bouncycastle.crypto.kems.MLKEMGenerator;
@@ -44,6 +55,9 @@ import org.bouncycastle.jcajce.spec.ContextParameterSpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder;
 import org.bouncycastle.pqc.crypto.falcon.FalconParameters;
 import org.bouncycastle.pqc.crypto.falcon.FalconPrivateKeyParameters;
 
@@ -218,6 +232,40 @@ public final class Interop {
         return org.bouncycastle.pqc.crypto.util.PrivateKeyInfoFactory.createPrivateKeyInfo(p).getEncoded("DER");
     }
 
+    /**
+     * A CA certificate (self-signed with kp, cA TRUE, keyCertSign) and a server certificate for
+     * "localhost" with a fresh key of the same algorithm, signed by the CA: cert-ca.pem,
+     * cert-leaf.pem (bcpkix's X509v3CertificateBuilder and JcaContentSignerBuilder).
+     */
+    static void writeCertificates(Path dir, String bcName, KeyPair kp) throws Exception {
+        KeyPair leaf = KeyPairGenerator.getInstance(bcName, "BC").generateKeyPair();
+        Date from = new Date(System.currentTimeMillis() - 3600_000L);
+        Date to = new Date(System.currentTimeMillis() + 30L * 24 * 3600_000L);
+        X500Name caName = new X500Name("CN=BouncyCastle " + bcName + " CA");
+        ContentSigner signer = new JcaContentSignerBuilder(bcName).setProvider("BC").build(kp.getPrivate());
+        X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(caName, BigInteger.ONE, from, to, caName, kp.getPublic())
+            .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
+            .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+        X509v3CertificateBuilder server = new JcaX509v3CertificateBuilder(caName, BigInteger.TWO, from, to,
+                new X500Name("CN=localhost"), leaf.getPublic())
+            .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+            .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+            .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
+        write(dir.resolve("cert-ca.pem"), pem(ca.build(signer)));
+        write(dir.resolve("cert-leaf.pem"), pem(server.build(signer)));
+    }
+
+    /** A certificate's signature checked with its issuer's public key (bcpkix). */
+    static boolean certificateVerifies(Path cert, Path issuer) throws Exception {
+        X509CertificateHolder c, i;
+        try (PEMParser p = new PEMParser(Files.newBufferedReader(cert, StandardCharsets.US_ASCII));
+             PEMParser q = new PEMParser(Files.newBufferedReader(issuer, StandardCharsets.US_ASCII))) {
+            c = (X509CertificateHolder) p.readObject();
+            i = (X509CertificateHolder) q.readObject();
+        }
+        return c.isSignatureValid(new JcaContentVerifierProviderBuilder().setProvider("BC").build(i));
+    }
+
     // --- gen ----------------------------------------------------------------------------
 
     static void gen(Path root) throws Exception {
@@ -242,6 +290,7 @@ public final class Interop {
                 write(dir.resolve("ss"), enc.getSecret());
             } else {
                 write(dir.resolve("msg"), MSG);
+                writeCertificates(dir, bcName, kp);
                 write(dir.resolve("sig"), sign(kind, bcName, kp.getPrivate(), false));
                 if (!kind.equals("falcon")) {
                     write(dir.resolve("sig-ctx"), sign(kind, bcName, kp.getPrivate(), true));
@@ -263,6 +312,11 @@ public final class Interop {
         }
         PublicKey pk = publicKey(bcName, read(bc.resolve("pk.der")));
         PrivateKey sk = privateKey(bcName, read(bc.resolve("sk-default.der")));
+        if (Files.exists(dir.resolve("cert-leaf.pem"))) {
+            String name = alg + ": BouncyCastle verifies pqlab's certificates made with BouncyCastle's key";
+            attempt(name, () -> check(certificateVerifies(dir.resolve("cert-ca.pem"), dir.resolve("cert-ca.pem"))
+                && certificateVerifies(dir.resolve("cert-leaf.pem"), dir.resolve("cert-ca.pem")), name, "a signature does not verify"));
+        }
         String[] files = dir.toFile().list();
         Arrays.sort(files);
         for (String f : files) {
@@ -333,6 +387,11 @@ public final class Interop {
                     });
                 }
             }
+        }
+        if (Files.exists(dir.resolve("cert-leaf.pem"))) {
+            String name = alg + ": BouncyCastle verifies pqlab's certificates (CA self-signed, server by CA)";
+            attempt(name, () -> check(certificateVerifies(dir.resolve("cert-ca.pem"), dir.resolve("cert-ca.pem"))
+                && certificateVerifies(dir.resolve("cert-leaf.pem"), dir.resolve("cert-ca.pem")), name, "a signature does not verify"));
         }
         if (kind.equals("falcon")) {
             // BouncyCastle reads only its own Falcon PKCS#8 form (below: pqlab's is refused);

@@ -115,6 +115,8 @@ java_side() {
   [ "$rc" = 0 ] || [ "${#failures[@]}" -gt 0 ] || failures+=("Interop $1 exited $rc")
 }
 
+pem_to_der() { sed -e '/^-----/d' "$1" | base64 -d >"$2"; }
+
 kind_of() {
   case $1 in
     hash-*) echo hash ;;
@@ -153,6 +155,20 @@ for a in "${SIG_ALGS[@]}"; do
         --context "$CTX_HEX"
     fi
   done
+  # The last certificate chain made with BouncyCastle's key goes to BouncyCastle (step 4).
+  cp "$work/cert-ca.pem" "$work/cert-leaf.pem" "$out/"
+  # BouncyCastle's certificates: shown, verified, and refused with a changed signature byte.
+  expect "$a" "pqlab cert show of BouncyCastle's CA certificate" 0 \
+    "$PQLAB" cert show "$bc/cert-ca.pem"
+  expect "$a" "pqlab cert verify of BouncyCastle's server certificate" 0 \
+    "$PQLAB" cert verify "$bc/cert-leaf.pem" --ca "$bc/cert-ca.pem"
+  pem_to_der "$bc/cert-leaf.pem" "$work/leaf.der"
+  size=$(stat -c %s "$work/leaf.der")
+  printf '\x5a' | dd of="$work/leaf.der" bs=1 seek=$((size - 20)) conv=notrunc status=none
+  { echo "-----BEGIN CERTIFICATE-----"; base64 -w 64 "$work/leaf.der"; echo "-----END CERTIFICATE-----"; } \
+    >"$work/leaf-bad.pem"
+  expect "$a" "pqlab cert verify of it with a changed signature byte" 1 \
+    "$PQLAB" cert verify "$work/leaf-bad.pem" --ca "$bc/cert-ca.pem"
   head -c 100 "$bc/sig" >"$work/truncated.sig"
   cp "$bc/sig" "$work/flipped.sig"
   printf '\x01' | dd of="$work/flipped.sig" bs=1 seek=100 conv=notrunc status=none
@@ -201,7 +217,6 @@ done
 
 # --- 3. pqlab writes -------------------------------------------------------------------------
 echo "bc-interop: pqlab writes keys (PEM and DER), signatures, ciphertexts"
-pem_to_der() { sed -e '/^-----/d' "$1" | base64 -d >"$2"; }
 for a in "${SIG_ALGS[@]}" "${KEM_ALGS[@]}"; do
   [[ $a == hash-* ]] && continue # pqlab's keygen writes the pure ML-DSA OIDs only
   kind=$(kind_of "$a") dir=$work/pq/$a
@@ -222,6 +237,11 @@ for a in "${SIG_ALGS[@]}" "${KEM_ALGS[@]}"; do
   fi
   pem_to_der "$dir/pk.pem" "$dir/pk.der"
   pem_to_der "$dir/sk.pem" "$dir/sk.der"
+  if [ "$kind" != kem ]; then
+    expect "$a" "pqlab cert (a CA and a server certificate for BouncyCastle)" 0 \
+      "$PQLAB" cert --alg "$a" --ca-out "$dir/cert-ca.pem" --cert-out "$dir/cert-leaf.pem" \
+      --key-out "$dir/cert-key.pem" --san localhost
+  fi
   if [ "$kind" = kem ]; then
     expect "$a" "pqlab encapsulates to its own key" 0 \
       "$PQLAB" encaps "$a" --public-key "$dir/pk.der" --ciphertext "$dir/ct" --shared-secret "$dir/ss"
@@ -291,11 +311,15 @@ done
 #             + keygen, encaps; BouncyCastle reads 2 public keys and encapsulates to each (4),
 #               reads 2 private keys and decapsulates (4); pqlab decapsulates BouncyCastle's
 #               2 ciphertexts to the same secret (4)
+#   Certificates (ML-DSA, HashML-DSA, Falcon): pqlab shows BouncyCastle's CA certificate,
+#               verifies its server certificate, refuses it with a changed byte (3);
+#               BouncyCastle verifies pqlab's chain made with BouncyCastle's key (1)
+#             + (not HashML-DSA) pqlab cert with its own keys (1), BouncyCastle verifies (1)
 expected() {
   case $(kind_of "$1") in
-    dsa) echo $((32 + 16 + 10 + 3 + 10 + 4 + 4)) ;;
-    hash) echo $((32 + 16 + 10)) ;;
-    falcon) echo $((6 + 2 + 6 + 4 + 6 + 1 + 1)) ;;
+    dsa) echo $((32 + 16 + 10 + 3 + 10 + 4 + 4 + 4 + 2)) ;;
+    hash) echo $((32 + 16 + 10 + 4)) ;;
+    falcon) echo $((6 + 2 + 6 + 4 + 6 + 1 + 1 + 4 + 2)) ;;
     kem) echo $((16 + 2 + 2 + 2 + 2 + 4 + 4 + 4)) ;;
   esac
 }
