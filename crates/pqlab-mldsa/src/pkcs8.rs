@@ -11,8 +11,9 @@
 //!     both        SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING } }
 //! ```
 //!
-//! **Read**: all three (for `both`, the expanded key must be the one the seed gives), the form
-//! of earlier drafts whose `privateKey` holds the bare 32-byte seed, and a version-2
+//! **Read**: all three (for `both`, the expanded key must be the one the seed gives), the forms
+//! of earlier drafts whose `privateKey` holds the bare 32-byte seed (BouncyCastle 1.80) or an
+//! OCTET STRING holding the 32-byte seed (BouncyCastle 1.79), and a version-2
 //! OneAsymmetricKey's public key (it must be the key's). Keys with the HashML-DSA OIDs
 //! (2.16.840.1.101.3.4.3.32/33/34: ML-DSA-44/65/87 with SHA-512 pre-hash, FIPS 204 Section
 //! 5.4) are read as [`KeyVariant::HashSha512`]: such a key signs and verifies with HashML-DSA
@@ -106,6 +107,8 @@ fn key_from_private<P: ParameterSet>(contents: &[u8]) -> Result<SigningKey<P>, P
     };
     match pqlab_pkcs8::choice(contents)? {
         Choice::Seed(seed) => from_seed(seed),
+        // BouncyCastle 1.79: `OCTET STRING (SIZE (32))`, the seed (no expanded key is 32 bytes).
+        Choice::OctetString(seed) if seed.len() == 32 => from_seed(seed),
         Choice::OctetString(expanded) => {
             expanded_len(expanded)?;
             SigningKey::<P>::from_expanded(expanded).map_err(Pkcs8Error::Key)

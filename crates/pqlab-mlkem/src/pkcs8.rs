@@ -12,9 +12,10 @@
 //! ```
 //!
 //! **Read**: all three (for `both`, the expanded key must be the one the seed gives; an
-//! expanded key passes the checks of FIPS 203, Section 7.3), the form of earlier drafts whose
-//! `privateKey` holds the bare 64-byte seed, and a version-2 OneAsymmetricKey's public key (it
-//! must be the key's). Encapsulation keys pass the modulus check of Section 7.2.
+//! expanded key passes the checks of FIPS 203, Section 7.3), the forms of earlier drafts whose
+//! `privateKey` holds the bare 64-byte seed (BouncyCastle 1.80) or an OCTET STRING holding the
+//! 64-byte seed (BouncyCastle 1.79), and a version-2 OneAsymmetricKey's public key (it must be
+//! the key's). Encapsulation keys pass the modulus check of Section 7.2.
 //!
 //! **Written** (the canonical form): the seed form, version 1, no public key; a key that has
 //! no seed (imported from its expanded encoding) is written in the expandedKey form.
@@ -73,6 +74,8 @@ fn key_from_private<P: ParameterSet>(contents: &[u8]) -> Result<DecapsulationKey
     };
     match pqlab_pkcs8::choice(contents)? {
         Choice::Seed(seed) => from_seed(seed),
+        // BouncyCastle 1.79: `OCTET STRING (SIZE (64))`, the seed (no expanded key is 64 bytes).
+        Choice::OctetString(seed) if seed.len() == SEED_LEN => from_seed(seed),
         Choice::OctetString(expanded) => {
             expanded_len(expanded)?;
             DecapsulationKey::<P>::from_expanded(expanded).map_err(Pkcs8Error::Key)

@@ -1,8 +1,11 @@
-//! Key files: reading them in either format (detected from the contents) with errors that name
+//! Key files: reading them in any format (detected from the contents) with errors that name
 //! the file and the problem, and encoding them in the format `keygen` was asked for.
 //!
 //! * raw: exactly the standard's encoding (public key; expanded secret key; for ML-KEM the
-//!   encapsulation key ek and the expanded decapsulation key dk).
+//!   encapsulation key ek and the expanded decapsulation key dk). A file of the raw length is
+//!   always read as raw.
+//! * DER (read only): a file of another length that is one whole DER SEQUENCE is read as the
+//!   SubjectPublicKeyInfo or PKCS#8 document that PEM would armour.
 //!
 //! Public keys are checked on reading ([`Algorithm::check_public`]: for ML-KEM the modulus
 //! check of FIPS 203, Section 7.2), secret keys by the library's import (for ML-KEM the hash
@@ -108,8 +111,13 @@ fn decode_public_key(
 ) -> Result<(Vec<u8>, Option<HashAlg>), String> {
     let info = alg.info();
     let len = info.public_key_len;
-    let (key, variant) = if pkcs::is_pem(data) {
-        let der = pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?;
+    let pem = pkcs::is_pem(data);
+    let (key, variant) = if pem || (data.len() != len && pkcs::is_der(data)) {
+        let der = if pem {
+            pkcs::pem_decode(data, pkcs::PUBLIC_KEY_LABEL)?
+        } else {
+            pkcs::der_document(data, false)?
+        };
         let (key, variant) = pkcs::decode_public(info.name, &der)?;
         if key.len() != len {
             return Err(format!(
@@ -152,13 +160,16 @@ fn decode_secret_key(
     data: &[u8],
 ) -> Result<(SecretKey, Option<HashAlg>), String> {
     let info = alg.info();
-    if !pkcs::is_pem(data) {
+    let der = if pkcs::is_pem(data) {
+        pkcs::pem_decode(data, pkcs::PRIVATE_KEY_LABEL)?
+    } else if data.len() != info.secret_key_len && pkcs::is_der(data) {
+        pkcs::der_document(data, true)?
+    } else {
         if data.len() != info.secret_key_len {
             return Err(length_problem(alg, Part::Secret, data));
         }
         return Ok((alg.secret_from_expanded(data)?, None));
-    }
-    let der = pkcs::pem_decode(data, pkcs::PRIVATE_KEY_LABEL)?;
+    };
     let key = pkcs::decode_private(info.name, &der)?;
     let sk = match &key.seed {
         Some(seed) if seed.len() == info.seed_len => alg.secret_from_seed(seed)?,
@@ -281,6 +292,32 @@ mod tests {
         let (raw, _) = decode_secret_key(a, &sk.expanded).unwrap();
         assert_eq!(raw.expanded, sk.expanded);
         assert!(raw.seed.is_none());
+    }
+
+    #[test]
+    fn der_documents_are_read_and_the_raw_length_wins() {
+        for name in ["ml-dsa-44", "ml-kem-512", "falcon-512"] {
+            let a = alg(name);
+            let pair = a.keygen(None).unwrap();
+            let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+            let der = pkcs::pem_decode(&pem, pkcs::PRIVATE_KEY_LABEL).unwrap();
+            let (sk, _) = decode_secret_key(a, &der).unwrap();
+            assert_eq!(sk.expanded, pair.secret.expanded);
+            let pem = encode_public_key(a, &pair.public, Format::Pem).unwrap();
+            let der = pkcs::pem_decode(&pem, pkcs::PUBLIC_KEY_LABEL).unwrap();
+            assert_eq!(decode_public_key(a, &der).unwrap().0, pair.public);
+            // Each where the other belongs is named.
+            let e = err(decode_secret_key(a, &der));
+            assert!(e.contains("found a SubjectPublicKeyInfo public key"), "{e}");
+        }
+        // A raw key that happens to start like DER (rho is any 32 bytes) is still raw: its
+        // length decides.
+        let a = alg("ml-dsa-44");
+        let mut sk = a.secret_from_seed(&[9u8; 32]).unwrap().expanded.to_vec();
+        sk[..4].copy_from_slice(&[0x30, 0x82, 0x09, 0xfc]);
+        assert!(pkcs::is_der(&sk));
+        let (got, _) = decode_secret_key(a, &sk).unwrap();
+        assert_eq!(&got.expanded[..], &sk[..]);
     }
 
     #[test]

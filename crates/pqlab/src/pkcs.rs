@@ -324,6 +324,29 @@ pub fn is_pem(data: &[u8]) -> bool {
     data.starts_with(b"-----BEGIN") || data.windows(11).any(|w| w == b"\n-----BEGIN")
 }
 
+/// True if `data` is one whole DER SEQUENCE (a PKCS#8 or SubjectPublicKeyInfo document written
+/// as DER, as BouncyCastle's `getEncoded()` and `openssl pkey -outform DER` write them): its
+/// first TLV is a SEQUENCE whose length covers the data exactly.
+pub fn is_der(data: &[u8]) -> bool {
+    der::asn1::AnyRef::from_der(data).is_ok_and(|any| der::Tagged::tag(&any) == der::Tag::Sequence)
+}
+
+/// A DER key document ([`is_der`]) where a private (PKCS#8) or public (SubjectPublicKeyInfo)
+/// one is wanted: refused when it is the other kind, as [`pem_decode`] refuses the other label.
+pub fn der_document(data: &[u8], private: bool) -> Result<Zeroizing<Vec<u8>>, String> {
+    let is_private = pkcs8::PrivateKeyInfoRef::from_der(data).is_ok();
+    let is_public = spki::SubjectPublicKeyInfoRef::from_der(data).is_ok();
+    match (private, is_private, is_public) {
+        (true, false, true) => {
+            Err("expected a DER PKCS#8 private key, found a SubjectPublicKeyInfo public key".into())
+        }
+        (false, true, false) => {
+            Err("expected a DER SubjectPublicKeyInfo public key, found a PKCS#8 private key".into())
+        }
+        _ => Ok(Zeroizing::new(data.to_vec())),
+    }
+}
+
 /// Removes the PEM armour, checking that the label is `label`.
 pub fn pem_decode(data: &[u8], label: &str) -> Result<Zeroizing<Vec<u8>>, String> {
     let data = data.trim_ascii();

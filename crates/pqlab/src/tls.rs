@@ -71,11 +71,11 @@ pub struct CertMakeArgs {
     /// Safe provider). Keys given with --key-in / --ca-key-in keep their own algorithm.
     #[arg(long, value_name = "ALG", default_value = "ml-dsa-65")]
     pub alg: String,
-    /// Use this existing private key (PKCS#8 PEM) for the server certificate instead of a
+    /// Use this existing private key (PKCS#8 PEM or DER) for the server certificate instead of a
     /// fresh one.
     #[arg(long, value_name = "K.pem")]
     pub key_in: Option<PathBuf>,
-    /// Use this existing private key (PKCS#8 PEM) for the CA instead of a fresh one; a key with
+    /// Use this existing private key (PKCS#8 PEM or DER) for the CA instead of a fresh one; a key with
     /// a HashML-DSA OID (2.16.840.1.101.3.4.3.32/33/34) signs with HashML-DSA and SHA-512.
     #[arg(long, value_name = "CAKEY.pem")]
     pub ca_key_in: Option<PathBuf>,
@@ -329,9 +329,15 @@ fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
     let key = |path: &Option<PathBuf>, what: &str| -> CliResult<Keypair> {
         match path {
             Some(p) => {
-                let pem = io::read_small(what, p)?;
-                let text = std::str::from_utf8(&pem)
-                    .map_err(|_| CliError::file(what, p, "not a PEM text file"))?;
+                let data = io::read_small(what, p)?;
+                // PKCS#8 as DER too (BouncyCastle's getEncoded(), openssl -outform DER).
+                if !crate::pkcs::is_pem(&data) && crate::pkcs::is_der(&data) {
+                    let der = crate::pkcs::der_document(&data, true)
+                        .map_err(|e| CliError::file(what, p, e))?;
+                    return Keypair::from_pkcs8_der(&der).map_err(|e| CliError::file(what, p, e));
+                }
+                let text = std::str::from_utf8(&data)
+                    .map_err(|_| CliError::file(what, p, "neither PEM text nor DER"))?;
                 Keypair::from_pkcs8_pem(text).map_err(|e| CliError::file(what, p, e))
             }
             None => Keypair::generate(alg).map_err(tls_err),
