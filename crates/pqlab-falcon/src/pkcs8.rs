@@ -10,7 +10,9 @@
 //!   `FalconPublicKey ::= SEQUENCE { h OCTET STRING }` (h with or without the header).
 //! * **Private key**, written (canonical) as oqs-provider writes it: `privateKey` holds a DER
 //!   OCTET STRING with the encoded secret key (Section 3.11.5, header 0x50 + logn) followed by
-//!   the encoded public key. Also read:
+//!   the encoded public key. Written on request ([`PrivateKeyForm::BouncyCastle`],
+//!   [`encode_signing_key_as`]) in BouncyCastle's form below, which BouncyCastle (1.87) needs:
+//!   it refuses the OQS form. Also read:
 //!   - the same OCTET STRING with the secret key alone, and the secret key (with or without
 //!     the public key) not wrapped in an OCTET STRING;
 //!   - BouncyCastle's `FalconPrivateKey ::= SEQUENCE { version INTEGER, f OCTET STRING,
@@ -23,7 +25,7 @@
 //! OneAsymmetricKey's public key) must be the key's.
 
 use der::asn1::{AnyRef, OctetStringRef};
-use der::{Decode, Reader, SliceReader, Tag, Tagged};
+use der::{Decode, Encode, Header, Length, Reader, SliceReader, SliceWriter, Tag, Tagged};
 use pqlab_pkcs8::Choice;
 use zeroize::Zeroizing;
 
@@ -38,8 +40,9 @@ const OIDS_512: [&str; 3] = [OID_FALCON_512, "1.3.9999.3.6", "1.3.9999.3.1"];
 /// Falcon-1024 OIDs read.
 const OIDS_1024: [&str; 3] = [OID_FALCON_1024, "1.3.9999.3.9", "1.3.9999.3.4"];
 
-/// The largest PKCS#8 document [`encode_signing_key`] writes (Falcon-1024).
-pub const MAX_PKCS8_LEN: usize = 2305 + 1793 + 32;
+/// The largest PKCS#8 document [`encode_signing_key`] / [`encode_signing_key_as`] write
+/// (Falcon-1024; BouncyCastle's form: 4143 bytes, oqs-provider's: 4122).
+pub const MAX_PKCS8_LEN: usize = 2305 + 1793 + 48;
 /// The largest SubjectPublicKeyInfo [`encode_verifying_key`] writes (Falcon-1024).
 pub const MAX_SPKI_LEN: usize = 1793 + 32;
 
@@ -194,12 +197,47 @@ pub fn decode_verifying_key<const N: usize>(der: &[u8]) -> Result<VerifyingKey<N
     VerifyingKey::<N>::decode(&pk[..len]).map_err(Pkcs8Error::Key)
 }
 
+/// The `privateKey` form [`encode_signing_key_as`] writes (both are read by
+/// [`decode_signing_key`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PrivateKeyForm {
+    /// oqs-provider's OCTET STRING holding the encoded secret key followed by the encoded
+    /// public key (Falcon specification v1.2, Sections 3.11.5 and 3.11.4); pqlab's canonical
+    /// form.
+    #[default]
+    Oqs,
+    /// BouncyCastle's `FalconPrivateKey ::= SEQUENCE { version INTEGER (0), f OCTET STRING,
+    /// g OCTET STRING, F OCTET STRING, publicKey FalconPublicKey }` with `FalconPublicKey ::=
+    /// SEQUENCE { h OCTET STRING }`, untagged, as BouncyCastle 1.87's `PrivateKeyInfoFactory`
+    /// writes it: f, g and F packed as in the secret-key encoding (Section 3.11.5, without its
+    /// header byte), h as in the public-key encoding (Section 3.11.4, without its header byte).
+    BouncyCastle,
+}
+
 /// Writes the canonical (oqs-provider) PKCS#8 form of `key` into `out` and returns its length
 /// ([`MAX_PKCS8_LEN`] bytes are always enough).
 pub fn encode_signing_key<const N: usize>(
     key: &SigningKey<N>,
     out: &mut [u8],
 ) -> Result<usize, Pkcs8Error> {
+    encode_signing_key_as(key, PrivateKeyForm::Oqs, out)
+}
+
+/// Writes the PKCS#8 (version 1, RFC 5958) document of `key` with its `privateKey` in `form`
+/// into `out` and returns its length ([`MAX_PKCS8_LEN`] bytes are always enough).
+pub fn encode_signing_key_as<const N: usize>(
+    key: &SigningKey<N>,
+    form: PrivateKeyForm,
+    out: &mut [u8],
+) -> Result<usize, Pkcs8Error> {
+    match form {
+        PrivateKeyForm::Oqs => encode_oqs(key, out),
+        PrivateKeyForm::BouncyCastle => encode_bouncycastle(key, out),
+    }
+}
+
+/// oqs-provider's form: an OCTET STRING holding sk || pk.
+fn encode_oqs<const N: usize>(key: &SigningKey<N>, out: &mut [u8]) -> Result<usize, Pkcs8Error> {
     let mut blob = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
     let sk_len = key.encode(&mut blob[..]).map_err(Pkcs8Error::Key)?;
     let pk_len = key
@@ -209,6 +247,55 @@ pub fn encode_signing_key<const N: usize>(
     let mut scratch = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
     let blob = &blob[..sk_len + pk_len];
     pqlab_pkcs8::encode_private(oid(N), Tag::OctetString, blob, &mut scratch[..], out)
+}
+
+/// BouncyCastle's form ([`PrivateKeyForm::BouncyCastle`]): the DER `FalconPrivateKey` SEQUENCE
+/// as the `privateKey` contents.
+#[allow(non_snake_case)]
+fn encode_bouncycastle<const N: usize>(
+    key: &SigningKey<N>,
+    out: &mut [u8],
+) -> Result<usize, Pkcs8Error> {
+    let mut sk = Zeroizing::new([0u8; 2305]);
+    let sk_len = key.encode(&mut sk[..]).map_err(Pkcs8Error::Key)?;
+    let mut pk = [0u8; MAX_SPKI_LEN];
+    let pk_len = key
+        .verifying_key()
+        .encode(&mut pk)
+        .map_err(Pkcs8Error::Key)?;
+    // Without the header bytes: f, g (fg_bits(N) bits each), F (8 bits each); h.
+    let fg_len = params::fg_bits(N) * N / 8;
+    let (f, rest) = sk[1..sk_len].split_at(fg_len);
+    let (g, F) = rest.split_at(fg_len);
+    let (f, g, F) = (
+        OctetStringRef::new(f)?,
+        OctetStringRef::new(g)?,
+        OctetStringRef::new(F)?,
+    );
+    let h = OctetStringRef::new(&pk[1..pk_len])?;
+    let version = 0u8;
+    let public_len = h.encoded_len()?;
+    let public_seq_len = (Header::new(Tag::Sequence, public_len).encoded_len()? + public_len)?;
+    let body_len = [
+        version.encoded_len()?,
+        f.encoded_len()?,
+        g.encoded_len()?,
+        F.encoded_len()?,
+        public_seq_len,
+    ]
+    .into_iter()
+    .try_fold(Length::ZERO, |acc, len| acc + len)?;
+    let mut scratch = Zeroizing::new([0u8; MAX_PKCS8_LEN]);
+    let mut writer = SliceWriter::new(&mut scratch[..]);
+    writer.sequence(body_len, |w| {
+        version.encode(w)?;
+        f.encode(w)?;
+        g.encode(w)?;
+        F.encode(w)?;
+        w.sequence(public_len, |w| h.encode(w))
+    })?;
+    let contents = writer.finish()?;
+    pqlab_pkcs8::encode_private_contents(oid(N), contents, out)
 }
 
 /// Writes the SubjectPublicKeyInfo of `vk` into `out` and returns its length

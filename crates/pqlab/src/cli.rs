@@ -141,6 +141,29 @@ pub enum Format {
     Pem,
 }
 
+/// The PKCS#8 form of the Falcon private keys written (`--falcon-form`); reading accepts both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FalconForm {
+    /// oqs-provider's: privateKey is an OCTET STRING holding the secret key followed by the
+    /// public key (pqlab's canonical form; OpenSSL with oqs-provider reads it).
+    #[default]
+    Oqs,
+    /// BouncyCastle's: privateKey is its FalconPrivateKey SEQUENCE { version, f, g, F,
+    /// publicKey } (BouncyCastle 1.87 reads only this form).
+    #[value(alias = "bouncycastle")]
+    Bc,
+}
+
+impl FalconForm {
+    /// The codec's form.
+    pub fn codec(self) -> pqlab_falcon::pkcs8::PrivateKeyForm {
+        match self {
+            FalconForm::Oqs => pqlab_falcon::pkcs8::PrivateKeyForm::Oqs,
+            FalconForm::Bc => pqlab_falcon::pkcs8::PrivateKeyForm::BouncyCastle,
+        }
+    }
+}
+
 /// Arguments of `pqlab keygen`.
 #[derive(Debug, Args)]
 pub struct KeygenArgs {
@@ -167,6 +190,11 @@ pub struct KeygenArgs {
     /// The key file format. Reading detects the format by itself.
     #[arg(long, value_enum, default_value_t = Format::Raw)]
     pub format: Format,
+    /// The PKCS#8 form of a Falcon secret key written with --format pem: oqs (oqs-provider's
+    /// OCTET STRING sk || pk) or bc (BouncyCastle's SEQUENCE, which BouncyCastle needs)
+    /// [default: oqs]. Only for falcon-512 / falcon-1024 with --format pem.
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub falcon_form: Option<FalconForm>,
     /// Replace key files that exist (without it, an existing file is an error and nothing is
     /// written).
     #[arg(long)]

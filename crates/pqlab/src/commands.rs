@@ -7,7 +7,7 @@ use pqlab_mldsa::{HashAlg, MAX_CONTEXT_LEN};
 use zeroize::Zeroizing;
 
 use crate::algs::{self, Algorithm, KemScheme, Kind, SignOptions, SignatureScheme};
-use crate::cli::{Command, DecapsArgs, EncapsArgs, KeygenArgs, SignArgs, VerifyArgs};
+use crate::cli::{Command, DecapsArgs, EncapsArgs, Format, KeygenArgs, SignArgs, VerifyArgs};
 use crate::error::{CliError, CliResult};
 use crate::keyfile::Part;
 use crate::{io, keyfile};
@@ -297,6 +297,19 @@ fn distinct_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> CliR
 fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
     let alg = algorithm(&args.alg)?;
     let info = alg.info();
+    if args.falcon_form.is_some() {
+        if !crate::pkcs::is_falcon(info.name) {
+            return Err(CliError::new(format!(
+                "--falcon-form is for Falcon keys (falcon-512, falcon-1024), not {}",
+                info.name
+            )));
+        }
+        if args.format != Format::Pem {
+            return Err(CliError::new(
+                "--falcon-form chooses the PKCS#8 form: it needs --format pem",
+            ));
+        }
+    }
     let seed = match (&args.seed, &args.seed_file) {
         (Some(text), _) => {
             eprintln!(
@@ -329,7 +342,12 @@ fn keygen(args: &KeygenArgs) -> CliResult<Outcome> {
         .keygen(seed.as_ref().map(|s| s.as_slice()))
         .map_err(|e| CliError::new(format!("key generation failed: {e}")))?;
     let pk = keyfile::encode_public_key(alg, &pair.public, args.format)?;
-    let sk = keyfile::encode_secret_key(alg, &pair.secret, args.format)?;
+    let sk = keyfile::encode_secret_key(
+        alg,
+        &pair.secret,
+        args.format,
+        args.falcon_form.unwrap_or_default(),
+    )?;
     let pk = io::stage_key(
         info.kind.public_key_file(),
         &args.public_key,

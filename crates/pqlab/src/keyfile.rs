@@ -22,7 +22,7 @@ use pqlab_mldsa::pkcs8::KeyVariant;
 use zeroize::Zeroizing;
 
 use crate::algs::{self, Algorithm, SecretKey};
-use crate::cli::Format;
+use crate::cli::{FalconForm, Format};
 use crate::error::{CliError, CliResult};
 use crate::io;
 use crate::pkcs;
@@ -216,21 +216,27 @@ pub fn encode_public_key(alg: &dyn Algorithm, pk: &[u8], format: Format) -> CliR
 }
 
 /// Encodes a secret key in `format` (PEM: the algorithm's canonical PKCS#8 form, see
-/// [`pkcs::encode_private`]).
+/// [`pkcs::encode_private`]; a Falcon key in `falcon_form`).
 pub fn encode_secret_key(
     alg: &dyn Algorithm,
     sk: &SecretKey,
     format: Format,
+    falcon_form: FalconForm,
 ) -> CliResult<Zeroizing<Vec<u8>>> {
     match format {
         Format::Raw => Ok(Zeroizing::new(sk.expanded.to_vec())),
         Format::Pem => {
-            let der = pkcs::encode_private(
-                alg.info().name,
-                sk.seed.as_deref().map(Vec::as_slice),
-                &sk.expanded,
-                KeyVariant::Pure,
-            )
+            let name = alg.info().name;
+            let der = if pkcs::is_falcon(name) {
+                pkcs::encode_falcon_private(name, &sk.expanded, falcon_form.codec())
+            } else {
+                pkcs::encode_private(
+                    name,
+                    sk.seed.as_deref().map(Vec::as_slice),
+                    &sk.expanded,
+                    KeyVariant::Pure,
+                )
+            }
             .map_err(CliError::new)?;
             check_written(alg, &der, true)?;
             let pem = pkcs::pem_encode(pkcs::PRIVATE_KEY_LABEL, &der).map_err(CliError::new)?;
@@ -299,7 +305,7 @@ mod tests {
         for name in ["ml-dsa-44", "ml-kem-512", "falcon-512"] {
             let a = alg(name);
             let pair = a.keygen(None).unwrap();
-            let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+            let pem = encode_secret_key(a, &pair.secret, Format::Pem, FalconForm::Oqs).unwrap();
             let der = pkcs::pem_decode(&pem, pkcs::PRIVATE_KEY_LABEL).unwrap();
             let (sk, _) = decode_secret_key(a, &der).unwrap();
             assert_eq!(sk.expanded, pair.secret.expanded);
@@ -356,7 +362,7 @@ mod tests {
         let a44 = alg("ml-dsa-44");
         let a65 = alg("ml-dsa-65");
         let pair = a44.keygen(Some(&[5u8; 32])).unwrap();
-        let sk_pem = encode_secret_key(a44, &pair.secret, Format::Pem).unwrap();
+        let sk_pem = encode_secret_key(a44, &pair.secret, Format::Pem, FalconForm::Oqs).unwrap();
         let pk_pem = encode_public_key(a44, &pair.public, Format::Pem).unwrap();
         let e = err(decode_secret_key(a65, &sk_pem));
         assert_eq!(e, "holds a key for ml-dsa-44, but ml-dsa-65 was requested");
@@ -389,7 +395,7 @@ mod tests {
         let a = alg("falcon-512");
         let seed = [7u8; 48];
         let pair = a.keygen(Some(&seed)).unwrap();
-        let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+        let pem = encode_secret_key(a, &pair.secret, Format::Pem, FalconForm::Oqs).unwrap();
         let (sk, _) = decode_secret_key(a, &pem).unwrap();
         assert_eq!(sk.expanded, pair.secret.expanded);
         let (sk, _) = decode_secret_key(a, &pem_private(a.info().oid, &tlv(0x80, &seed))).unwrap();
@@ -426,7 +432,7 @@ mod tests {
         let e = err(decode_secret_key(a, &dk));
         assert!(e.contains("hash check"), "{e}");
         // The seed form in PEM round-trips, and so does the bare-seed draft form.
-        let pem = encode_secret_key(a, &pair.secret, Format::Pem).unwrap();
+        let pem = encode_secret_key(a, &pair.secret, Format::Pem, FalconForm::Oqs).unwrap();
         let (sk, _) = decode_secret_key(a, &pem).unwrap();
         assert_eq!(sk.seed.as_deref().map(Vec::as_slice), Some(&[3u8; 64][..]));
         assert_eq!(sk.expanded, pair.secret.expanded);

@@ -240,15 +240,38 @@ fn mlkem_encode<P: pqlab_mlkem::ParameterSet>(
     })
 }
 
-fn falcon_encode<const N: usize>(expanded: &[u8]) -> Result<Zeroizing<Vec<u8>>, String> {
+fn falcon_encode<const N: usize>(
+    expanded: &[u8],
+    form: falcon::PrivateKeyForm,
+) -> Result<Zeroizing<Vec<u8>>, String> {
     let key = pqlab_falcon::SigningKey::<N>::decode(expanded).map_err(|e| e.to_string())?;
     encoded(falcon::MAX_PKCS8_LEN, |b| {
-        falcon::encode_signing_key(&key, b).map_err(|e| e.to_string())
+        falcon::encode_signing_key_as(&key, form, b).map_err(|e| e.to_string())
     })
 }
 
+/// True for the Falcon algorithms (whose private keys have two PKCS#8 forms to write).
+pub fn is_falcon(alg: &str) -> bool {
+    matches!(alg, "falcon-512" | "falcon-1024")
+}
+
+/// Encodes a Falcon secret key (the round-3 encoding, `expanded`) as PKCS#8 in `form`:
+/// oqs-provider's (canonical) or BouncyCastle's (see `pqlab_falcon::pkcs8::PrivateKeyForm`).
+pub fn encode_falcon_private(
+    alg: &str,
+    expanded: &[u8],
+    form: falcon::PrivateKeyForm,
+) -> Result<Zeroizing<Vec<u8>>, String> {
+    match alg {
+        "falcon-512" => falcon_encode::<512>(expanded, form),
+        "falcon-1024" => falcon_encode::<1024>(expanded, form),
+        _ => Err(format!("{alg} is not a Falcon algorithm")),
+    }
+}
+
 /// Encodes a private key in its algorithm's canonical PKCS#8 form: ML-DSA and ML-KEM the IETF
-/// seed form (the expandedKey form when the seed is not known), Falcon oqs-provider's form.
+/// seed form (the expandedKey form when the seed is not known), Falcon oqs-provider's form
+/// (BouncyCastle's: [`encode_falcon_private`]).
 pub fn encode_private(
     alg: &str,
     seed: Option<&[u8]>,
@@ -262,8 +285,9 @@ pub fn encode_private(
         "ml-kem-512" => mlkem_encode::<MlKem512>(seed, expanded),
         "ml-kem-768" => mlkem_encode::<MlKem768>(seed, expanded),
         "ml-kem-1024" => mlkem_encode::<MlKem1024>(seed, expanded),
-        "falcon-512" => falcon_encode::<512>(expanded),
-        "falcon-1024" => falcon_encode::<1024>(expanded),
+        "falcon-512" | "falcon-1024" => {
+            encode_falcon_private(alg, expanded, falcon::PrivateKeyForm::Oqs)
+        }
         _ => Err(format!("{alg} keys have no PKCS#8 form")),
     }
 }

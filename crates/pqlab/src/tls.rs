@@ -9,7 +9,9 @@ use pqlab_lab::report::handshake::{self, HandshakeRow};
 use pqlab_tls::cert::{CertAlg, Keypair, cert_pem, generate_chain_with_keys};
 use pqlab_tls::x509::{self, Certificate};
 use pqlab_tls::{net, provider, provider_for_group};
+use zeroize::Zeroizing;
 
+use crate::cli::FalconForm;
 use crate::commands::Outcome;
 use crate::error::{CliError, CliResult};
 use crate::io;
@@ -94,6 +96,12 @@ pub struct CertMakeArgs {
     /// A DNS name or IP address of the server (repeat for more).
     #[arg(long, value_name = "NAME", default_value = "localhost")]
     pub san: Vec<String>,
+    /// The PKCS#8 form of the Falcon private keys written (--key-out, --ca-key-out): oqs
+    /// (oqs-provider's OCTET STRING sk || pk) or bc (BouncyCastle's SEQUENCE, which
+    /// BouncyCastle needs) [default: oqs; a --key-in / --ca-key-in key is written as read].
+    /// Only when a written key is a Falcon key.
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub falcon_form: Option<FalconForm>,
     /// Replace private key files that exist (without it, an existing key file is an error
     /// and nothing is written).
     #[arg(long)]
@@ -345,10 +353,20 @@ fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
     };
     let ca_key = key(&args.ca_key_in, "CA private key")?;
     let leaf_key = key(&args.key_in, "private key")?;
+    if args.falcon_form.is_some() {
+        let mut written =
+            std::iter::once(&leaf_key).chain(args.ca_key_out.as_ref().map(|_| &ca_key));
+        if !written.any(|k| crate::pkcs::is_falcon(k.alg().name())) {
+            return Err(CliError::new(format!(
+                "--falcon-form is for Falcon keys, and no key written is one ({})",
+                leaf_key.alg().name()
+            )));
+        }
+    }
     let chain = generate_chain_with_keys(ca_key, leaf_key, &args.san).map_err(tls_err)?;
     let ca_pem = cert_pem(&chain.ca_cert).map_err(tls_err)?;
     let leaf_pem = cert_pem(&chain.leaf_cert).map_err(tls_err)?;
-    let key_pem = chain.leaf_key.pkcs8_pem().map_err(tls_err)?;
+    let key_pem = written_key_pem(&chain.leaf_key, args.falcon_form)?;
     let mut staged = vec![
         io::stage("CA certificate", &args.ca_out, ca_pem.as_bytes(), false)?,
         io::stage(
@@ -360,7 +378,7 @@ fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
         io::stage_key("private key", key_out, key_pem.as_bytes(), true, args.force)?,
     ];
     if let Some(path) = &args.ca_key_out {
-        let ca_key_pem = chain.ca_key.pkcs8_pem().map_err(tls_err)?;
+        let ca_key_pem = written_key_pem(&chain.ca_key, args.falcon_form)?;
         staged.push(io::stage_key(
             "CA private key",
             path,
@@ -386,6 +404,18 @@ fn cert_make(args: &CertMakeArgs) -> CliResult<Outcome> {
         key_out.display()
     );
     Ok(Outcome::Success)
+}
+
+/// The PKCS#8 PEM of a key `cert` writes: as pqlab-tls holds it, or a Falcon key in `form`.
+fn written_key_pem(key: &Keypair, form: Option<FalconForm>) -> CliResult<Zeroizing<String>> {
+    let name = key.alg().name();
+    let Some(form) = form.filter(|_| crate::pkcs::is_falcon(name)) else {
+        return key.pkcs8_pem().map_err(tls_err);
+    };
+    let private = crate::pkcs::decode_private(name, key.pkcs8_der()).map_err(CliError::new)?;
+    let der = crate::pkcs::encode_falcon_private(name, &private.expanded, form.codec())
+        .map_err(CliError::new)?;
+    crate::pkcs::pem_encode(crate::pkcs::PRIVATE_KEY_LABEL, &der).map_err(CliError::new)
 }
 
 /// `pqlab serve`: runs until killed.

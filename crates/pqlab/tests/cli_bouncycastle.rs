@@ -2,7 +2,8 @@
 //! `interop/bouncycastle/Interop.java`), used by the commands as BouncyCastle wrote them: DER
 //! (`getEncoded()`, as `openssl pkey -outform DER` writes too) and PEM (bcpkix's
 //! `JcaPEMWriter`). DER key files were refused ("expected 2560 bytes") until pqlab read them.
-//! The whole check, both directions and every form: `interop/bouncycastle/run.sh`.
+//! pqlab also writes BouncyCastle's Falcon form (`--falcon-form bc`), checked here against the
+//! fixture. The whole check, both directions and every form: `interop/bouncycastle/run.sh`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -196,4 +197,160 @@ fn der_private_keys_make_certificates() {
         &dir.arg("k2"),
     ]);
     assert_input_error(&out, &["found a SubjectPublicKeyInfo public key"]);
+}
+
+/// The fields of BouncyCastle's Falcon PKCS#8 form (`FalconPrivateKey ::= SEQUENCE { version,
+/// f, g, F, publicKey SEQUENCE { h } }` as the `privateKey` contents): the version, f || g || F
+/// and h. Panics when the document is not in that form.
+fn bouncycastle_fields(doc: &[u8], oid: &str) -> (u8, Vec<u8>, Vec<u8>) {
+    use der::asn1::{AnyRef, OctetStringRef};
+    use der::{Decode, Reader, SliceReader, Tag, Tagged};
+    let info = pkcs8::PrivateKeyInfoRef::from_der(doc).unwrap();
+    assert_eq!(info.algorithm.oid.to_string(), oid);
+    let seq = AnyRef::from_der(info.private_key.as_bytes()).unwrap();
+    assert_eq!(seq.tag(), Tag::Sequence, "privateKey is not a SEQUENCE");
+    let mut reader = SliceReader::new(seq.value()).unwrap();
+    let version: u8 = reader.decode().unwrap();
+    let mut fg_big_f = Vec::new();
+    for _ in 0..3 {
+        let part: &OctetStringRef = reader.decode().unwrap();
+        fg_big_f.extend_from_slice(part.as_bytes());
+    }
+    let public: AnyRef<'_> = reader.decode().unwrap();
+    assert_eq!(
+        public.tag(),
+        Tag::Sequence,
+        "publicKey is not an untagged SEQUENCE"
+    );
+    let h = <&OctetStringRef>::from_der(public.value()).unwrap();
+    reader.finish().unwrap();
+    (version, fg_big_f, h.as_bytes().to_vec())
+}
+
+#[test]
+fn keygen_writes_bouncycastles_falcon_form() {
+    let dir = Dir::new();
+    let msg = fixture("msg");
+    let seed = "5a".repeat(48);
+    for (alg, oid) in [
+        ("falcon-512", "1.3.9999.3.11"),
+        ("falcon-1024", "1.3.9999.3.14"),
+    ] {
+        let (pk_raw, sk_raw) = dir.keygen(alg, &format!("{alg}-raw-"), "raw", Some(&seed));
+        let (pk, sk) = (
+            dir.arg(&format!("{alg}-pk.pem")),
+            dir.arg(&format!("{alg}-sk.pem")),
+        );
+        let out = run_with(
+            &[
+                "keygen",
+                alg,
+                "--public-key",
+                &pk,
+                "--secret-key",
+                &sk,
+                "--format",
+                "pem",
+                "--falcon-form",
+                "bc",
+                "--seed-file",
+                "-",
+            ],
+            seed.as_bytes(),
+        );
+        assert_ok(&out);
+        // The same key as the raw files, in BouncyCastle's SEQUENCE (version 0).
+        let der = pem_der(&std::fs::read(&sk).unwrap(), "PRIVATE KEY");
+        let (version, fg_big_f, h) = bouncycastle_fields(&der, oid);
+        assert_eq!(version, 0);
+        assert_eq!(fg_big_f, std::fs::read(&sk_raw).unwrap()[1..]);
+        assert_eq!(h, std::fs::read(&pk_raw).unwrap()[1..]);
+        // pqlab signs with it, as PEM and as DER; the signatures verify.
+        let sk_der = dir.write(&format!("{alg}-sk.der"), &der);
+        for key in [&sk, &sk_der] {
+            let sig = dir.arg("sig");
+            assert_ok(&run(&[
+                "sign",
+                alg,
+                "--secret-key",
+                key,
+                "--in",
+                &msg,
+                "--out",
+                &sig,
+            ]));
+            assert_valid(&run(&[
+                "verify",
+                alg,
+                "--public-key",
+                &pk,
+                "--in",
+                &msg,
+                "--signature",
+                &sig,
+            ]));
+        }
+        // The default stays oqs-provider's form (an OCTET STRING holding sk || pk).
+        let (_, sk_oqs) = dir.keygen(alg, &format!("{alg}-oqs-"), "pem", Some(&seed));
+        let der = pem_der(&std::fs::read(&sk_oqs).unwrap(), "PRIVATE KEY");
+        let info = <pkcs8::PrivateKeyInfoRef<'_> as der::Decode>::from_der(&der).unwrap();
+        assert_eq!(info.private_key.as_bytes()[0], 0x04);
+    }
+}
+
+#[test]
+fn cert_rewrites_bouncycastles_key_byte_for_byte() {
+    // BouncyCastle 1.87's own Falcon PKCS#8 in, pqlab's BouncyCastle form out: the same bytes.
+    let dir = Dir::new();
+    let key = dir.arg("key.pem");
+    assert_ok(&run(&[
+        "cert",
+        "--alg",
+        "falcon-512",
+        "--key-in",
+        &fixture("falcon-512-sk.der"),
+        "--ca-out",
+        &dir.arg("ca.pem"),
+        "--cert-out",
+        &dir.arg("leaf.pem"),
+        "--key-out",
+        &key,
+        "--falcon-form",
+        "bc",
+    ]));
+    let written = pem_der(&std::fs::read(&key).unwrap(), "PRIVATE KEY");
+    assert_eq!(
+        written,
+        std::fs::read(fixture("falcon-512-sk.der")).unwrap()
+    );
+}
+
+#[test]
+fn falcon_form_misuse_is_one_line_and_exit_2() {
+    let dir = Dir::new();
+    let (pk, sk) = (dir.arg("pk"), dir.arg("sk"));
+    let keygen = |alg: &str, extra: &[&str]| {
+        let mut args = vec!["keygen", alg, "--public-key", &pk, "--secret-key", &sk];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = keygen("falcon-512", &["--format", "pem", "--falcon-form", "pkcs1"]);
+    assert_input_error(&out, &["'pkcs1'", "--falcon-form", "oqs, bc"]);
+    let out = keygen("falcon-512", &["--falcon-form", "bc"]);
+    assert_input_error(&out, &["--falcon-form", "--format pem"]);
+    let out = keygen("ml-dsa-44", &["--format", "pem", "--falcon-form", "bc"]);
+    assert_input_error(&out, &["--falcon-form", "ml-dsa-44"]);
+    let out = run(&[
+        "cert",
+        "--alg",
+        "ml-dsa-44",
+        "--cert-out",
+        &dir.arg("c"),
+        "--key-out",
+        &dir.arg("k"),
+        "--falcon-form",
+        "bc",
+    ]);
+    assert_input_error(&out, &["--falcon-form", "ml-dsa-44"]);
+    assert!(dir.names().is_empty(), "{:?}", dir.names());
 }

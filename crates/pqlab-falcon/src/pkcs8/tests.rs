@@ -37,6 +37,13 @@ fn bouncycastle<const N: usize>(fx: &Fixture, version: u8, public: &[u8]) -> Vec
     tlv(0x30, &body)
 }
 
+/// The encoded secret key (SigningKey has no equality).
+fn sk_of<const N: usize>(key: &SigningKey<N>) -> Vec<u8> {
+    let mut sk = std::vec![0u8; SigningKey::<N>::ENCODED_LEN];
+    key.encode(&mut sk).unwrap();
+    sk
+}
+
 fn every_form<const N: usize>() {
     let fx = fixture::<N>();
     let sk_pk = [fx.sk.clone(), fx.pk.clone()].concat();
@@ -67,6 +74,13 @@ fn every_form<const N: usize>() {
     let n = encode_signing_key(&key, &mut out).unwrap();
     assert_eq!(&out[..n], &pkcs8_with(oid(N), &forms[0])[..]);
     assert!(decode_signing_key::<N>(&out[..n]).is_ok());
+    // BouncyCastle's form on request: version 0, the untagged public-key SEQUENCE; read back.
+    let n = encode_signing_key_as(&key, PrivateKeyForm::BouncyCastle, &mut out).unwrap();
+    let bc = pkcs8_with(oid(N), &bouncycastle::<N>(&fx, 0, &h_seq));
+    assert_eq!(&out[..n], &bc[..]);
+    assert_eq!(sk_of(&decode_signing_key::<N>(&out[..n]).unwrap()), fx.sk);
+    let n = encode_signing_key_as(&key, PrivateKeyForm::Oqs, &mut out).unwrap();
+    assert_eq!(&out[..n], &pkcs8_with(oid(N), &forms[0])[..]);
     // Public keys: the encoded key, and BouncyCastle's older SEQUENCE.
     let mut out = [0u8; MAX_SPKI_LEN];
     let n = encode_verifying_key(&key.verifying_key(), &mut out).unwrap();
@@ -88,6 +102,32 @@ fn every_form_is_read_512() {
 #[test]
 fn every_form_is_read_1024() {
     every_form::<1024>();
+}
+
+#[test]
+fn bouncycastle_form_round_trips_and_fits() {
+    for i in 0..4u8 {
+        let key = SigningKey::<1024>::generate_from_seed(&[i; 48]);
+        let mut out = [0u8; MAX_PKCS8_LEN];
+        for form in [PrivateKeyForm::BouncyCastle, PrivateKeyForm::Oqs] {
+            let n = encode_signing_key_as(&key, form, &mut out).unwrap();
+            assert!(n <= MAX_PKCS8_LEN);
+            assert_eq!(
+                sk_of(&decode_signing_key::<1024>(&out[..n]).unwrap()),
+                sk_of(&key)
+            );
+            assert!(decode_signing_key::<512>(&out[..n]).is_err());
+        }
+        let key = SigningKey::<512>::generate_from_seed(&[i; 48]);
+        let n = encode_signing_key_as(&key, PrivateKeyForm::BouncyCastle, &mut out).unwrap();
+        assert_eq!(
+            sk_of(&decode_signing_key::<512>(&out[..n]).unwrap()),
+            sk_of(&key)
+        );
+        // A buffer one byte short is a typed error, not a panic.
+        let err = encode_signing_key_as(&key, PrivateKeyForm::BouncyCastle, &mut out[..n - 1]);
+        assert!(matches!(err, Err(Pkcs8Error::Der(_))));
+    }
 }
 
 #[test]
