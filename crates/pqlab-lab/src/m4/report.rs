@@ -185,14 +185,20 @@ fn loops_text(m: &M4Report, out: &mut String) {
         };
         if let (Some(a), Some(b)) = (pick("pqlab"), pick("pqclean")) {
             let ratio = |x: Option<f64>, y: Option<f64>| x.zip(y).map_or(0.0, |(x, y)| x / y);
+            let fit = |r: &M4Row| r.signing_loops.as_ref().and_then(|l| l.loop_ns);
             let _ = writeln!(
                 out,
-                "    pqlab / pqclean: {:.3} per loop iteration, {:.3} of the medians",
+                "    pqlab / pqclean: {:.3} per loop iteration, {:.3} of the medians{}",
                 ratio(a.instructions_per_loop, b.instructions_per_loop),
                 ratio(
                     a.instructions.map(|s| s.median_ns),
                     b.instructions.map(|s| s.median_ns)
-                )
+                ),
+                if fit(a).is_some() && fit(b).is_some() {
+                    format!(", {:.3} per extra iteration (fit)", ratio(fit(a), fit(b)))
+                } else {
+                    String::new()
+                }
             );
         }
     }
