@@ -64,8 +64,21 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
+        self.sign_with_rnd_counted(msg, ctx, rnd)
+            .map(|(sig, _)| sig)
+    }
+
+    /// [`sign_with_rnd`](Self::sign_with_rnd) that also returns how many times the rejection
+    /// loop of FIPS 204, Algorithm 7 ran (the same code; for measurements that need the count
+    /// of a given rnd, e.g. zero).
+    pub fn sign_with_rnd_counted(
+        &self,
+        msg: &[u8],
+        ctx: &[u8],
+        rnd: &[u8; 32],
+    ) -> Result<(Signature<P>, u32), Error> {
         let mu = mu::mu_pure(&self.key.tr, msg, ctx)?;
-        Ok(self.sign_mu_counted(&mu, rnd).0)
+        Ok(self.sign_mu_counted(&mu, rnd))
     }
 
     /// FIPS 204, Algorithm 2: ML-DSA.Sign in its deterministic variant (rnd = 0^32).

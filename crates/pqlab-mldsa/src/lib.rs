@@ -9,8 +9,9 @@
 //! * [`ExpandedSigningKey`]: a signing key with the per-key part of signing (ExpandA and the
 //!   NTTs of the secrets) done once, for signers of many messages.
 //! * [`VerifyingKey`]: verification (Algorithms 3, 5 and 8) and external mu.
-//! * [`sign_encoded`], [`sign_mu_encoded`] and [`verify_encoded`]: signing and verification on the encoded keys,
-//!   into and from the caller's buffers (PQClean's API), decoding nothing whole.
+//! * [`sign_encoded`], [`sign_mu_encoded`] (and their `_counted` variants, which return the
+//!   rejection loop's iterations) and [`verify_encoded`]: signing and verification on the
+//!   encoded keys, into and from the caller's buffers (PQClean's API), decoding nothing whole.
 //! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or
 //!   division depends on secret data outside the rejection loops the standard prescribes.
 #![no_std]
@@ -50,7 +51,9 @@ pub use expanded::ExpandedSigningKey;
 pub use keys::{Signature, SignatureBytes, SigningKey, VerifyingKey};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::{HashAlg, MAX_DIGEST_LEN};
-pub use sign_encoded::{sign_encoded, sign_mu_encoded};
+pub use sign_encoded::{
+    sign_encoded, sign_encoded_counted, sign_mu_encoded, sign_mu_encoded_counted,
+};
 
 /// The longest context string that FIPS 204 allows, in bytes.
 pub const MAX_CONTEXT_LEN: usize = 255;

@@ -53,12 +53,29 @@ pub fn sign_encoded<P: ParameterSet>(
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) -> Result<usize, Error> {
+    sign_encoded_counted::<P>(sk, msg, ctx, rnd, sig).map(|_| P::SIG_LEN)
+}
+
+/// [`sign_encoded`] that returns how many times the rejection loop of FIPS 204, Algorithm 7
+/// (lines 10 to 32) ran instead of the length written (1 when the first candidate was
+/// accepted): the same code, the count being the loop's own counter kappa / l. For measuring
+/// the rejection sampling (signing's cost is proportional to it).
+///
+/// # Errors
+/// As [`sign_encoded`].
+pub fn sign_encoded_counted<P: ParameterSet>(
+    sk: &[u8],
+    msg: &[u8],
+    ctx: &[u8],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<u32, Error> {
     check_len("secret key", sk, P::SK_LEN)?;
     let tr: &[u8; 64] = sk[64..128]
         .try_into()
         .map_err(|_| Error::MalformedSecretKey)?;
     let mu = crate::mu::mu_pure(tr, msg, ctx)?;
-    sign_mu_encoded::<P>(sk, &mu, rnd, sig)
+    sign_mu_encoded_counted::<P>(sk, &mu, rnd, sig)
 }
 
 /// FIPS 204, Algorithm 7 (ML-DSA.Sign_internal) from line 7 on, for a precomputed
@@ -74,12 +91,25 @@ pub fn sign_mu_encoded<P: ParameterSet>(
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) -> Result<usize, Error> {
+    sign_mu_encoded_counted::<P>(sk, mu, rnd, sig).map(|_| P::SIG_LEN)
+}
+
+/// [`sign_mu_encoded`] that returns how many times the rejection loop ran (see
+/// [`sign_encoded_counted`]) instead of the length written.
+///
+/// # Errors
+/// As [`sign_mu_encoded`].
+pub fn sign_mu_encoded_counted<P: ParameterSet>(
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) -> Result<u32, Error> {
     check_len("secret key", sk, P::SK_LEN)?;
     check_len("signature", sig, P::SIG_LEN)?;
     let parts = KeyParts::of_encoding::<P>(sk);
     if !secrets_in_range::<P>(parts.s()) {
         return Err(Error::MalformedSecretKey);
     }
-    dispatch!(B => sign_mu_into::<P, B>(&parts, mu, rnd, sig));
-    Ok(P::SIG_LEN)
+    Ok(dispatch!(B => sign_mu_into::<P, B>(&parts, mu, rnd, sig)))
 }

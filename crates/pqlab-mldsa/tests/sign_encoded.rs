@@ -13,7 +13,10 @@ use common::{
     opt_str, str_field, tests, u64_field, unhex_array, vectors_dir,
 };
 use pqlab_keccak::Shake256;
-use pqlab_mldsa::{Error, ParameterSet, SigningKey, sign_encoded, sign_mu_encoded};
+use pqlab_mldsa::{
+    Error, ExpandedSigningKey, ParameterSet, SigningKey, sign_encoded, sign_encoded_counted,
+    sign_mu_encoded,
+};
 use serde_json::Value;
 
 mod common;
@@ -135,4 +138,31 @@ fn wrong_lengths_are_refused() {
     assert!(matches!(r, Err(Error::InvalidLength { .. })), "{r:?}");
     let r = sign_encoded::<P>(sk.as_ref(), b"m", &[0; 256], &[0; 32], &mut sig[1..]);
     assert!(matches!(r, Err(Error::ContextTooLong { .. })), "{r:?}");
+}
+
+/// The counted variants sign the same bytes and count the loop as `sign_mu_counted` does.
+#[test]
+fn counted_signing_agrees_with_the_key_api() {
+    type P = pqlab_mldsa::MlDsa65;
+    let key = SigningKey::<P>::from_seed(&[3; 32]);
+    let sk = key.to_expanded();
+    let ek = ExpandedSigningKey::new(SigningKey::<P>::from_seed(&[3; 32]));
+    let mut counts = Vec::new();
+    for m in 0u8..8 {
+        let msg = [m; 32];
+        let mut sig = vec![0u8; P::SIG_LEN];
+        let n = sign_encoded_counted::<P>(sk.as_ref(), &msg, b"", &[0; 32], &mut sig).unwrap();
+        let (s, k) = ek.sign_with_rnd_counted(&msg, b"", &[0; 32]).unwrap();
+        assert_eq!((s.as_bytes(), k), (&sig[..], n));
+        assert_eq!(
+            key.sign_deterministic(&msg, b"").unwrap().as_bytes(),
+            &sig[..]
+        );
+        counts.push(n);
+    }
+    assert!(counts.iter().all(|&n| n >= 1));
+    assert!(
+        counts.iter().any(|&n| n > 1),
+        "8 signatures all first-try: {counts:?}"
+    );
 }

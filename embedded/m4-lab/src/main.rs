@@ -14,16 +14,29 @@
 //! start op=keygen available=126000
 //! call op=keygen i=0 instructions=1234567 stack=9876
 //! end op=keygen
+//! start op=sign available=126000
+//! call op=sign i=0 instructions=7654321 stack=54321 loops=3 sig=0123456789abcdef
+//! end op=sign
 //! done failures=0
 //! ```
+//!
+//! ML-DSA's signing calls add `sig=`, a 64-bit digest of the signature made
+//! ([`meter::digest`]), and pqlab's `loops=`, the iterations of the rejection loop (PQClean
+//! does not count them: the host takes them from pqlab's call of the same index, which made
+//! the same signature).
 //!
 //! A call that runs out of stack ends the run with `fault overflow=1 ...` after its `start`
 //! line; the host then reports that operation as not fitting and goes on with the next one.
 //!
 //! Inputs: keygen takes its seed from a splitmix64 generator seeded per (operation, call);
-//! sign signs a fresh 32-byte message from that generator (with fresh hedging randomness)
-//! under one of the build-time key pairs (`build.rs`, made by pqlab on the host); verify checks
-//! the build-time signatures; encaps uses fresh randomness, decaps the build-time ciphertexts.
+//! sign signs a fresh 32-byte message from that generator under one of the build-time key pairs
+//! (`build.rs`, made by pqlab on the host), call i under key pair i mod 4; every signing
+//! operation of every image draws from the generator of `sign`, so that call i signs the same
+//! message under the same key everywhere. ML-DSA signs deterministically (FIPS 204's rnd = 0,
+//! for PQClean through `randombytes`): both implementations then make the same signature, with
+//! the same rejection-loop iterations, so their instruction counts compare the same work.
+//! Falcon signs with fresh randomness (nonce and sampler seed). Verify checks the build-time
+//! signatures; encaps uses fresh randomness, decaps the build-time ciphertexts.
 //! Every measured call starts from encoded keys (bytes), as PQClean's API does: decoding a key
 //! (and, for ML-KEM, expanding A_hat) is part of the operation for both implementations.
 #![no_std]
@@ -80,14 +93,28 @@ pub extern "C" fn main() -> ! {
             continue;
         }
         let _ = writeln!(out, "start op={op} available={}", rt::available());
+        // Every signing operation (`sign`, `sign-expanded`) draws its inputs from the
+        // generator of `sign`: all sign the same messages, in every image.
+        let seed_op = if op.starts_with("sign") {
+            scheme::OPS.iter().position(|&o| o == "sign").unwrap_or(k)
+        } else {
+            k
+        };
         for i in 0..calls {
-            match scheme::call(op, k as u32, i) {
+            match scheme::call(op, seed_op as u32, i) {
                 Ok(m) => {
-                    let _ = writeln!(
+                    let _ = write!(
                         out,
                         "call op={op} i={i} instructions={} stack={}",
                         m.instructions, m.stack
                     );
+                    if let Some(n) = m.loops {
+                        let _ = write!(out, " loops={n}");
+                    }
+                    if let Some(d) = m.sig {
+                        let _ = write!(out, " sig={d:016x}");
+                    }
+                    let _ = writeln!(out);
                 }
                 Err(why) => {
                     failures += 1;

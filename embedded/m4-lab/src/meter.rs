@@ -49,13 +49,47 @@ fn count() -> u32 {
     c
 }
 
-/// One measurement: instructions and peak stack of a call.
+/// One measurement: instructions and peak stack of a call, and for ML-DSA signing what the
+/// call signed (set by the scheme after the measured call).
 #[derive(Clone, Copy)]
 pub struct Measured {
     /// Instructions executed by the call (the reads' own cost subtracted).
     pub instructions: u32,
     /// Peak stack of the call, bytes.
     pub stack: usize,
+    /// Iterations of ML-DSA's rejection loop, where the implementation counts them (pqlab).
+    pub loops: Option<u32>,
+    /// The [`digest`] of the signature made (ML-DSA signing), for the host to check that the
+    /// implementations made the same signatures.
+    pub sig: Option<u64>,
+}
+
+impl Measured {
+    /// The measurement with the signature made (its [`digest`]) and, if known, the loop count.
+    #[cfg_attr(
+        not(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87")),
+        allow(dead_code)
+    )]
+    pub fn signed(self, sig: &[u8], loops: Option<u32>) -> Measured {
+        Measured {
+            loops,
+            sig: Some(digest(sig)),
+            ..self
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: a digest of a signature for comparing implementations (not cryptographic:
+/// it tells apart the outputs of two honest implementations, nothing more). Outside the
+/// measured call.
+#[cfg_attr(
+    not(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87")),
+    allow(dead_code)
+)]
+pub fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 /// The cost of the two counter reads around an empty call, set by [`calibrate`].
@@ -80,6 +114,8 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (Measured, R) {
     let m = Measured {
         instructions: t1.wrapping_sub(t0).wrapping_sub(overhead),
         stack: crate::rt::used(top),
+        loops: None,
+        sig: None,
     };
     (m, r)
 }

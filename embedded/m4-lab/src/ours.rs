@@ -193,8 +193,11 @@ mod alg {
             }
         }
 
-        fn rnd(rng: &mut Rng) -> [u8; 32] {
-            rng.bytes()
+        /// rnd = 0: FIPS 204's deterministic variant, as the PQClean image's `randombytes`
+        /// gives its signing calls, so that both make the same signatures (the same rejection
+        /// loop iterations).
+        fn rnd(_: &mut Rng) -> [u8; 32] {
+            [0; 32]
         }
 
         #[cfg(not(feature = "small-memory"))]
@@ -248,21 +251,42 @@ mod alg {
 
     /// Signing as PQClean's image measures crypto_sign_signature: on the encoded key, into a
     /// signature buffer of the caller's (outside the measured call), from the same draws as
-    /// the generic `sign` (the message, then rnd).
+    /// the generic `sign` (the message, then rnd = 0). [`pqlab_mldsa::sign_encoded_counted`]
+    /// is `sign_encoded` returning the rejection loop's count instead of the length.
     #[inline(never)]
     fn sign(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
         let msg: [u8; 32] = rng.bytes();
         let rnd = MlDsa::rnd(rng);
         let mut sig = <P as ParameterSet>::SigBytes::zeroed();
-        let (m, ok) = super::measure(|| {
-            pqlab_mldsa::sign_encoded::<P>(&SK[f], &msg, &[], &rnd, sig.as_mut()).is_ok()
+        let (m, loops) = super::measure(|| {
+            pqlab_mldsa::sign_encoded_counted::<P>(&SK[f], &msg, &[], &rnd, sig.as_mut()).ok()
         });
-        super::checked::<MlDsa>(m, f, &msg, ok.then_some(&sig))
+        super::checked::<MlDsa>(m, f, &msg, loops.is_some().then_some(&sig))
+            .map(|m| m.signed(sig.as_ref(), loops))
+    }
+
+    /// Signing with the expanded key, counting the rejection loop (the same code as
+    /// [`Signatures::sign_expanded`], which discards the count).
+    #[inline(never)]
+    fn sign_expanded(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
+        let msg: [u8; 32] = rng.bytes();
+        let rnd = MlDsa::rnd(rng);
+        let (m, signed) = MlDsa::with_expanded(f, |ek| {
+            super::measure(|| {
+                ek.sign_with_rnd_counted(&msg, &[], &rnd)
+                    .ok()
+                    .map(|(s, n)| (s.to_bytes(), n))
+            })
+        })
+        .ok_or("bad fixture secret key")?;
+        let (sig, loops) = signed.ok_or("signing failed")?;
+        super::checked::<MlDsa>(m, f, &msg, Some(&sig)).map(|m| m.signed(sig.as_ref(), Some(loops)))
     }
 
     pub fn call(op: &str, rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
         match op {
             "sign" => sign(rng, f),
+            "sign-expanded" => sign_expanded(rng, f),
             _ => super::sig_call::<MlDsa>(op, rng, f),
         }
     }

@@ -1,7 +1,10 @@
 //! PQClean's portable C code ("clean") of this image's parameter set, built by `build.rs` with
 //! `arm-none-eabi-gcc -O2`: the peer of pqlab on the M4. Its `randombytes` is a splitmix64
 //! stream seeded from the per-call generator before the measured call (the call pays a few
-//! instructions per random byte, as it would reading a hardware generator). The fixtures are
+//! instructions per random byte, as it would reading a hardware generator), except in ML-DSA's
+//! signing calls, where it gives zeros: rnd = 0, FIPS 204's deterministic variant, as pqlab's
+//! image signs (the same messages under the same keys: the same signatures, which the host
+//! checks, and the same rejection-loop iterations). The fixtures are
 //! pqlab's (the encodings are the standards' and PQClean's), so each verify and decaps call is
 //! also a cross-check of the two implementations.
 
@@ -34,20 +37,40 @@ pub const OPS: &[&str] = if KEM {
 /// each time it rejects f, g, so no fixed pool is large enough).
 static mut STREAM: Rng = Rng::from_seed(0);
 
+/// Whether `randombytes` gives zeros instead of [`STREAM`] (ML-DSA's signing calls: FIPS 204's
+/// deterministic variant, rnd = 0, as pqlab's image signs, so that both make the same
+/// signatures).
+static mut ZEROS: bool = false;
+
 fn refill(rng: &mut Rng) {
-    // SAFETY: single-threaded firmware; no reference to STREAM outlives this statement.
-    unsafe { STREAM = Rng::from_seed(rng.next_u64()) };
+    // SAFETY: single-threaded firmware; no reference to STREAM or ZEROS outlives this statement.
+    unsafe {
+        STREAM = Rng::from_seed(rng.next_u64());
+        ZEROS = false;
+    }
+}
+
+/// `randombytes` gives zeros until the next [`refill`].
+#[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87"))]
+fn zeros() {
+    // SAFETY: single-threaded firmware; no reference to ZEROS outlives this statement.
+    unsafe { ZEROS = true };
 }
 
 /// pqcrypto-internals' `randombytes` (`PQCRYPTO_RUST_randombytes`): the next `n` bytes of
-/// [`STREAM`] (splitmix64, a few instructions per byte inside the measured call).
+/// [`STREAM`] (splitmix64, a few instructions per byte inside the measured call), or zeros
+/// (see [`ZEROS`]).
 #[unsafe(no_mangle)]
 extern "C" fn PQCRYPTO_RUST_randombytes(buf: *mut u8, n: usize) -> i32 {
-    // SAFETY: PQClean passes a writable buffer of n bytes that does not overlap STREAM;
-    // single-threaded firmware, so this is the only reference to STREAM.
+    // SAFETY: PQClean passes a writable buffer of n bytes that does not overlap STREAM or
+    // ZEROS; single-threaded firmware, so these are the only references to them.
     unsafe {
         let out = core::slice::from_raw_parts_mut(buf, n);
-        (*core::ptr::addr_of_mut!(STREAM)).fill(out);
+        if *core::ptr::addr_of!(ZEROS) {
+            out.fill(0);
+        } else {
+            (*core::ptr::addr_of_mut!(STREAM)).fill(out);
+        }
     }
     0
 }
@@ -136,20 +159,28 @@ mod ops {
         Ok(m)
     }
 
+    /// Signs a fresh message (the same as pqlab's image's call of this index) under fixture
+    /// `f`; ML-DSA with rnd = 0 (`randombytes` gives zeros), reporting the signature's digest
+    /// for the host to compare with pqlab's; Falcon with fresh randomness.
     #[inline(never)]
     fn sign(rng: &mut Rng, f: usize) -> Result<Measured, &'static str> {
         let msg: [u8; 32] = rng.bytes();
         let mut sig = [0u8; SIG_LEN + 100];
         let mut len = 0usize;
         refill(rng);
+        #[cfg(not(any(feature = "falcon-512", feature = "falcon-1024")))]
+        super::zeros();
         let (m, rc) = measure(|| sign_c(&mut sig, &mut len, &msg, &SK[f]));
-        if rc != 0 {
+        if rc != 0 || len > sig.len() {
             return Err("signing failed");
         }
         if verify_c(&sig[..len], &msg, &PK[f]) != 0 {
             return Err("the signature made does not verify");
         }
-        Ok(m)
+        #[cfg(not(any(feature = "falcon-512", feature = "falcon-1024")))]
+        return Ok(m.signed(&sig[..len], None));
+        #[cfg(any(feature = "falcon-512", feature = "falcon-1024"))]
+        return Ok(m);
     }
 
     #[inline(never)]

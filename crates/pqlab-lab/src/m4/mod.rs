@@ -7,6 +7,8 @@
 //! * [`parse`]: the firmware's output;
 //! * [`model`]: cycles (instructions x a CPI calibrated against pqm4), ms at 168 MHz, energy;
 //! * [`dist`]: the spread of an operation's time over its calls, with a histogram;
+//! * [`signing`]: ML-DSA's signing as the same work for every implementation (rnd = 0, the same
+//!   messages and keys): the signatures checked identical, the rejection loop's iterations;
 //! * [`elf`]: flash (.text + .rodata) and RAM (.data + .bss) of an image;
 //! * [`report`]: the M4 tables (terminal, HTML) and the JSON additions;
 //! * [`reductions`]: the reduction-strategy study on the M4 (`--reductions --target cortex-m4`).
@@ -24,6 +26,7 @@ pub mod parse;
 pub mod qemu;
 pub mod reductions;
 pub mod report;
+pub mod signing;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,7 +35,7 @@ use crate::LabError;
 use crate::machine::Machine;
 use crate::measure::{Sample, Summary};
 use crate::registry::{self, Op};
-use crate::run::{Config, ConfigRecord, Progress, Report, ResultRow, SizeRow};
+use crate::run::{Config, ConfigRecord, Progress, Rejection, Report, ResultRow, SizeRow};
 
 /// The parameter sets the firmware has.
 pub const ALGS: [&str; 8] = [
@@ -88,6 +91,16 @@ pub struct M4Row {
     pub instructions: Option<Summary>,
     /// The spread of the time over the calls, with its histogram (2 calls or more).
     pub distribution: Option<dist::Distribution>,
+    /// ML-DSA signing: the rejection loop's iterations of each call, in call order (pqlab
+    /// counts them; PQClean's are pqlab's of the same call, which made the same signature, see
+    /// [`signing`]); empty elsewhere.
+    pub loops: Vec<u32>,
+    /// The distribution of `loops`, with the instructions per iteration (its `*_ns` fields hold
+    /// instructions here, as `instructions` does).
+    pub signing_loops: Option<Rejection>,
+    /// Instructions per iteration of the rejection loop: the calls' total instructions / their
+    /// total iterations (ML-DSA signing).
+    pub instructions_per_loop: Option<f64>,
     /// Estimated cycles (median instructions x CPI).
     pub median_cycles: Option<f64>,
     /// Milliseconds at 168 MHz (model).
@@ -127,6 +140,8 @@ pub struct M4Report {
 /// A known-answer check made on the M4: each verify call checks one of pqlab's fixture
 /// signatures (made on the host), each decaps call recovers a fixture's shared secret from
 /// pqlab's ciphertext; for PQClean these check the two implementations against each other.
+/// For ML-DSA `sign` (PQClean's rows): its deterministic signatures were identical to pqlab's
+/// ([`signing`]).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CrossCheck {
     /// Implementation that ran the check.
@@ -134,7 +149,7 @@ pub struct CrossCheck {
     pub implementation: String,
     /// Algorithm.
     pub alg: String,
-    /// `verify` or `decaps`.
+    /// `verify`, `decaps` or `sign`.
     pub op: Op,
     /// Calls, each checking one fixture.
     pub checked: usize,
@@ -387,6 +402,9 @@ fn row(
         calls: measured.calls.len(),
         instructions: summary,
         distribution: dist::Distribution::of(&instr),
+        loops: Vec::new(),
+        signing_loops: None,
+        instructions_per_loop: None,
         median_cycles: median.map(model::cycles),
         median_ms: median.map(|m| model::ns(m) / 1e6),
         stack_bytes: measured.calls.iter().map(|c| c.1).max(),
@@ -397,6 +415,21 @@ fn row(
         energy_j: median.map(|m| power.joules(model::ns(m))),
         ops_per_battery: median.map(|m| power.ops_per_battery(model::ns(m))),
     })
+}
+
+impl M4Row {
+    /// Sets the rejection loop's iterations of the row's calls (`loops`, in call order, one per
+    /// call) and what follows from them.
+    fn set_loops(&mut self, loops: Vec<u32>, instructions: &[f64]) {
+        if loops.is_empty() || loops.len() != instructions.len() {
+            return;
+        }
+        let total: u64 = loops.iter().map(|&n| u64::from(n)).sum();
+        self.instructions_per_loop =
+            (total > 0).then(|| instructions.iter().sum::<f64>() / total as f64);
+        self.signing_loops = Rejection::with_times(&loops, &loops, instructions);
+        self.loops = loops;
+    }
 }
 
 /// The run whose calls an operation's row reports: the chip's, or QEMU's larger RAM's where
@@ -432,7 +465,9 @@ fn result_row(r: &M4Row, run: &parse::OpRun) -> Option<ResultRow> {
         energy_j: r.energy_j,
         ops_per_battery: r.ops_per_battery,
         shapiro_wilk: None,
-        signing_loops: None,
+        signing_loops: (!r.loops.is_empty())
+            .then(|| Rejection::with_times(&r.loops, &r.loops, &sample.ns))
+            .flatten(),
         variant: common_variant(r),
         signature_lengths: None,
         kernel_profile: None,
@@ -606,19 +641,36 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         });
     }
     let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes, progress);
+    // ML-DSA's signatures compared across the images (the same work: a difference ends the
+    // comparison), and the loop counts of every signing run.
+    let measured: Vec<(Image, Option<&parse::OpRun>)> = jobs
+        .iter()
+        .zip(&parsed)
+        .zip(&big)
+        .map(|((j, p), b)| (j.image, p.as_ref().map(|p| measured_run(p, b.as_ref()))))
+        .collect();
+    let signed = signing::check(&measured)?;
     let mut rows = Vec::new();
     let mut results = Vec::new();
     let mut cross_checks = Vec::new();
-    for ((job, run), big) in jobs.iter().zip(&parsed).zip(&big) {
+    for (((job, run), big), loops) in jobs.iter().zip(&parsed).zip(&big).zip(signed.loops) {
         let Some(op_run) = run else { continue };
         let harness = if size_profile(&job.image) {
             baseline_size
         } else {
             baseline
         };
-        let Some(r) = row(job.image, op_run, (job.fp, harness), big.as_ref()) else {
+        let Some(mut r) = row(job.image, op_run, (job.fp, harness), big.as_ref()) else {
             continue;
         };
+        if let Some(l) = loops {
+            let instr: Vec<f64> = measured_run(op_run, big.as_ref())
+                .calls
+                .iter()
+                .map(|c| c.0 as f64)
+                .collect();
+            r.set_loops(l, &instr);
+        }
         if let Some(why) = &r.does_not_fit {
             notes.push(format!("{} {}: {why}", label(job.image), job.op));
         }
@@ -630,6 +682,7 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         }
         rows.push(r);
     }
+    cross_checks.extend(signed.checks);
     notes.push(format!(
         "cortex-m4: instructions counted exactly by QEMU (-icount shift=0, TIM2 at 1 GHz of \
          virtual time); cycles = instructions x {:.3} (CPI calibrated against pqm4's cycle \
@@ -724,7 +777,9 @@ fn common_report(
         power_model: Some(model::power()),
         method: "Cortex-M4 under QEMU (netduinoplus2, -icount shift=0): exact instruction \
                  counts per call from TIM2 at 1 GHz of virtual time (one tick per \
-                 instruction), fresh inputs per call from a per-call splitmix64 seed; \
+                 instruction), fresh inputs per call from a per-call splitmix64 seed (ML-DSA \
+                 signs deterministically, rnd = 0, the same messages under the same keys in \
+                 every image: the same signatures, checked, and rejection-loop iterations); \
                  cycles and times from the model (instructions x CPI, 168 MHz); painted \
                  process stack; flash and RAM from the ELF",
     };

@@ -28,6 +28,12 @@ pub struct OpRun {
     pub available: u64,
     /// (instructions, peak stack bytes) per call.
     pub calls: Vec<(u64, u64)>,
+    /// Per call (in the order of `calls`), the rejection-loop iterations the firmware counted
+    /// (`loops=`: pqlab's ML-DSA signing).
+    pub loops: Vec<Option<u32>>,
+    /// Per call, the digest of the signature made (`sig=`: ML-DSA signing, both
+    /// implementations).
+    pub sigs: Vec<Option<u64>>,
     /// Errors the firmware reported (a failed check of an output).
     pub errors: Vec<String>,
     /// The fault that ended the run during this operation, if any.
@@ -55,6 +61,22 @@ fn number(line: &str, key: &str) -> Result<u64, LabError> {
     field(line, key)
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| LabError::Implementation(format!("M4 lab output: no {key}= in '{line}'")))
+}
+
+/// The value of an optional `key=` of `line`, parsed by `f`: `None` where absent, an error where
+/// present but not parsed.
+fn optional<T>(
+    line: &str,
+    key: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, LabError> {
+    field(line, key)
+        .map(|v| {
+            f(v).ok_or_else(|| {
+                LabError::Implementation(format!("M4 lab output: bad {key}= in '{line}'"))
+            })
+        })
+        .transpose()
 }
 
 /// Parses the firmware's output (lines it does not know are ignored, e.g. QEMU's warnings).
@@ -95,9 +117,13 @@ pub fn parse(text: &str) -> Result<ImageRun, LabError> {
                     continue;
                 };
                 match word {
-                    "call" => cur
-                        .calls
-                        .push((number(line, "instructions")?, number(line, "stack")?)),
+                    "call" => {
+                        cur.calls
+                            .push((number(line, "instructions")?, number(line, "stack")?));
+                        cur.loops.push(optional(line, "loops", |v| v.parse().ok())?);
+                        cur.sigs
+                            .push(optional(line, "sig", |v| u64::from_str_radix(v, 16).ok())?);
+                    }
                     "error" => cur.errors.push(line.to_string()),
                     _ => {
                         cur.fault = Some(Fault {
@@ -134,7 +160,9 @@ call op=keygen i=0 instructions=2447772 stack=38464
 call op=keygen i=1 instructions=2484675 stack=38464
 end op=keygen
 start op=sign available=126280
-error op=sign i=0 the signature made does not verify
+call op=sign i=0 instructions=5706181 stack=52128 sig=e90f73891d09a515
+call op=sign i=1 instructions=3407518 stack=46256 loops=1 sig=8d27f77333872e99
+error op=sign i=2 the signature made does not verify
 fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
 ";
 
@@ -155,7 +183,13 @@ fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
         );
         assert_eq!(r.results[0].available, 126_280);
         assert!(r.results[0].fault.is_none());
+        assert_eq!(r.results[0].loops, [None, None]);
         let sign = &r.results[1];
+        assert_eq!(sign.loops, [None, Some(1)]);
+        assert_eq!(
+            sign.sigs,
+            [Some(0xe90f_7389_1d09_a515), Some(0x8d27_f773_3387_2e99)]
+        );
         assert_eq!(sign.errors.len(), 1);
         let f = sign.fault.as_ref().unwrap();
         assert!(f.overflow);
@@ -167,6 +201,9 @@ fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
         assert!(parse("hello\n").is_err());
         let bad = "m4-lab impl=pqlab alg=x ops=keygen\nstart op=keygen available=1\n\
                    call op=keygen i=0 instructions=12x stack=4\n";
+        assert!(parse(bad).is_err());
+        let bad = "m4-lab impl=pqlab alg=x ops=sign\nstart op=sign available=1\n\
+                   call op=sign i=0 instructions=12 stack=4 sig=xyz\n";
         assert!(parse(bad).is_err());
         let done = "m4-lab impl=baseline alg=none ops= calls=1\ndone failures=0\n";
         let r = parse(done).unwrap();

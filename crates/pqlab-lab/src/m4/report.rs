@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::{M4Report, M4Row, model};
 use crate::LabError;
+use crate::registry::Op;
 
 fn op_label(r: &M4Row) -> String {
     match &r.variant {
@@ -83,16 +84,12 @@ fn calibration_text(m: &M4Report, out: &mut String) {
 /// with a text histogram, for every signing row measured 2 times or more.
 fn distribution_text(m: &M4Report, out: &mut String) {
     for r in &m.rows {
-        let Some(d) = r
-            .distribution
-            .as_ref()
-            .filter(|_| r.op == crate::registry::Op::Sign)
-        else {
+        let Some(d) = r.distribution.as_ref().filter(|_| r.op == Op::Sign) else {
             continue;
         };
         let _ = writeln!(
             out,
-            "signing time, {} {} {}{}: {} calls, median {:.3} ms, sd {:.3} ms, CV {:.2}%, \
+            "signing time, {} {} {}{}: {} calls{}, median {:.3} ms, sd {:.3} ms, CV {:.2}%, \
              p05 {:.3}, p25 {:.3}, p75 {:.3}, p95 {:.3}, min {:.3}, max {:.3} ms",
             r.implementation,
             r.config.as_deref().unwrap_or("default"),
@@ -101,6 +98,11 @@ fn distribution_text(m: &M4Report, out: &mut String) {
                 .as_ref()
                 .map_or(String::new(), |v| format!(" [{v}]")),
             d.calls,
+            if r.loops.is_empty() {
+                ""
+            } else {
+                " (fresh messages, rnd = 0)"
+            },
             d.median_ms,
             d.sd_ms,
             d.cv * 100.0,
@@ -112,6 +114,93 @@ fn distribution_text(m: &M4Report, out: &mut String) {
             d.max_ms
         );
         d.text(out);
+    }
+}
+
+/// "implementation config alg [variant]" of a row.
+fn row_label(r: &M4Row) -> String {
+    format!(
+        "{} {}{}",
+        r.implementation,
+        r.config.as_deref().unwrap_or("default"),
+        r.variant
+            .as_ref()
+            .map_or(String::new(), |v| format!(" [{v}]"))
+    )
+}
+
+/// ML-DSA's signing as the same work: the loop count of every call, and per row the median
+/// instructions, the instructions per loop iteration and the fit's cost of one more iteration;
+/// pqlab's default configuration against PQClean per iteration and per median.
+fn loops_text(m: &M4Report, out: &mut String) {
+    let signing = |r: &&M4Row| r.op == Op::Sign && !r.loops.is_empty();
+    let mut algs: Vec<&str> = Vec::new();
+    for r in m.rows.iter().filter(signing) {
+        if !algs.contains(&r.alg.as_str()) {
+            algs.push(&r.alg);
+        }
+    }
+    if algs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "signing as the same work: ML-DSA signs deterministically (rnd = 0, FIPS 204), call i \
+         the same message under the same key in every image; the signatures were checked \
+         identical, so every implementation ran the same rejection-loop iterations:"
+    );
+    for alg in algs {
+        let rows: Vec<&M4Row> = m
+            .rows
+            .iter()
+            .filter(signing)
+            .filter(|r| r.alg == alg)
+            .collect();
+        let Some(first) = rows.first() else { continue };
+        let list: Vec<String> = first.loops.iter().map(u32::to_string).collect();
+        let mean = first.signing_loops.as_ref().map_or(0.0, |l| l.mean);
+        let _ = writeln!(
+            out,
+            "  {alg}: {} calls, loop iterations per call {} (mean {mean:.2})",
+            first.loops.len(),
+            list.join(" ")
+        );
+        for r in &rows {
+            let l = r.signing_loops.as_ref();
+            let _ = writeln!(
+                out,
+                "    {:<34} median {:>10.0} instructions, {:>9.0} per loop iteration{}",
+                row_label(r),
+                r.instructions.map_or(0.0, |s| s.median_ns),
+                r.instructions_per_loop.unwrap_or(0.0),
+                match (l.and_then(|l| l.loop_ns), l.and_then(|l| l.fixed_ns)) {
+                    (Some(a), Some(b)) => format!(" (fit: {a:.0} per iteration + {b:.0})"),
+                    _ => String::new(),
+                }
+            );
+        }
+        let pick = |imp: &str| {
+            rows.iter()
+                .find(|r| r.implementation == imp && r.config.is_none() && r.variant.is_none())
+        };
+        if let (Some(a), Some(b)) = (pick("pqlab"), pick("pqclean")) {
+            let ratio = |x: Option<f64>, y: Option<f64>| x.zip(y).map_or(0.0, |(x, y)| x / y);
+            let fit = |r: &M4Row| r.signing_loops.as_ref().and_then(|l| l.loop_ns);
+            let _ = writeln!(
+                out,
+                "    pqlab / pqclean: {:.3} per loop iteration, {:.3} of the medians{}",
+                ratio(a.instructions_per_loop, b.instructions_per_loop),
+                ratio(
+                    a.instructions.map(|s| s.median_ns),
+                    b.instructions.map(|s| s.median_ns)
+                ),
+                if fit(a).is_some() && fit(b).is_some() {
+                    format!(", {:.3} per extra iteration (fit)", ratio(fit(a), fit(b)))
+                } else {
+                    String::new()
+                }
+            );
+        }
     }
 }
 
@@ -129,14 +218,14 @@ fn energy_text(out: &mut String) {
 /// The known-answer checks of the verify and decaps calls.
 fn cross_check_text(m: &M4Report, out: &mut String) {
     for c in &m.cross_checks {
-        let what = if c.op == crate::registry::Op::Decaps {
-            "ciphertexts decapsulated to the known shared secret"
-        } else {
-            "signatures accepted"
+        let what = match c.op {
+            Op::Decaps => "of pqlab's fixture ciphertexts decapsulated to the known shared secret",
+            Op::Sign => "deterministic signatures identical to pqlab's",
+            _ => "of pqlab's fixture signatures accepted",
         };
         let _ = writeln!(
             out,
-            "known answers: {} {} {}: {} of pqlab's fixture {what}{}",
+            "known answers: {} {} {}: {} {what}{}",
             c.implementation,
             c.alg,
             c.op.name(),
@@ -162,6 +251,7 @@ pub fn text(m: &M4Report) -> String {
         &mut out,
     );
     out.push('\n');
+    loops_text(m, &mut out);
     distribution_text(m, &mut out);
     energy_text(&mut out);
     calibration_text(m, &mut out);
@@ -228,6 +318,7 @@ pub fn html(m: &M4Report) -> Result<String, LabError> {
     }
     s.push_str("</table><pre id=\"m4-calibration\">");
     let mut cal = String::new();
+    loops_text(m, &mut cal);
     distribution_text(m, &mut cal);
     energy_text(&mut cal);
     calibration_text(m, &mut cal);

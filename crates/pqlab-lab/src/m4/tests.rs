@@ -168,3 +168,71 @@ fn full_runs_add_the_other_configurations_beside_the_default() {
     assert_eq!(common_variant(&r).as_deref(), Some("expanded key, fpr-emu"));
     assert!(r.distribution.is_none(), "one call has no spread");
 }
+
+#[test]
+fn deterministic_signing_rows_carry_the_loops_and_the_report_compares_per_iteration() {
+    let ours = "m4-lab impl=pqlab alg=ml-dsa-44 ops=sign\n\
+                start op=sign available=126000\n\
+                call op=sign i=0 instructions=5800 stack=500 loops=3 sig=e90f73891d09a515\n\
+                call op=sign i=1 instructions=3400 stack=500 loops=1 sig=8d27f77333872e99\n\
+                call op=sign i=2 instructions=7000 stack=500 loops=4 sig=928aeb4da9222934\n\
+                end op=sign\ndone failures=0\n";
+    let theirs = "m4-lab impl=pqclean alg=ml-dsa-44 ops=sign\n\
+                  start op=sign available=126000\n\
+                  call op=sign i=0 instructions=6000 stack=600 sig=e90f73891d09a515\n\
+                  call op=sign i=1 instructions=3500 stack=600 sig=8d27f77333872e99\n\
+                  call op=sign i=2 instructions=7600 stack=600 sig=928aeb4da9222934\n\
+                  end op=sign\ndone failures=0\n";
+    let image = |implementation| Image {
+        implementation,
+        alg: "ml-dsa-44",
+        config: "",
+    };
+    let runs = [
+        parse::parse(ours).unwrap().results.remove(0),
+        parse::parse(theirs).unwrap().results.remove(0),
+    ];
+    let signed = signing::check(&[
+        (image("pqlab"), Some(&runs[0])),
+        (image("pqclean"), Some(&runs[1])),
+    ])
+    .unwrap();
+    let fp = elf::Footprint { flash: 1, ram: 0 };
+    let mut rows = Vec::new();
+    for ((run, loops), imp) in runs.iter().zip(signed.loops).zip(["pqlab", "pqclean"]) {
+        let mut r = row(image(imp), run, (fp, fp), None).unwrap();
+        let instr: Vec<f64> = run.calls.iter().map(|c| c.0 as f64).collect();
+        r.set_loops(loops.unwrap(), &instr);
+        rows.push(r);
+    }
+    assert_eq!(rows[1].loops, [3, 1, 4]);
+    // 16200 / 8 and 17100 / 8 instructions per iteration.
+    assert_eq!(rows[0].instructions_per_loop, Some(2025.0));
+    assert_eq!(rows[1].instructions_per_loop, Some(2137.5));
+    let l = rows[0].signing_loops.as_ref().unwrap();
+    assert_eq!((l.signatures, l.histogram.len()), (3, 3));
+    assert!((l.loop_ns.unwrap() - 1200.0).abs() < 1e-6, "{l:?}");
+    let rr = result_row(&rows[0], &runs[0]).unwrap();
+    let ns = rr.signing_loops.unwrap().ns_per_loop.unwrap();
+    assert!((ns - model::ns(2025.0)).abs() < 1e-6);
+    let config = Config::quick();
+    let m = M4Report {
+        report: common_report(&config, Vec::new(), Vec::new(), &[]),
+        rows,
+        calibration_loops: Vec::new(),
+        baseline: fp,
+        cross_checks: signed.checks,
+    };
+    let t = report::text(&m);
+    assert!(t.contains("ML-DSA signs deterministically (rnd = 0"), "{t}");
+    assert!(t.contains("ml-dsa-44: 3 calls, loop iterations per call 3 1 4 (mean 2.67)"));
+    assert!(t.contains("pqlab / pqclean: 0.947 per loop iteration, 0.967 of the medians, "));
+    assert!(t.contains("known answers: pqclean ml-dsa-44 sign: 3 deterministic signatures"));
+    assert!(
+        t.contains("3 calls (fresh messages, rnd = 0), median"),
+        "{t}"
+    );
+    let json = report::json(&m).unwrap();
+    assert!(json.contains("\"instructions_per_loop\": 2137.5"));
+    assert!(report::html(&m).unwrap().contains("per loop iteration"));
+}

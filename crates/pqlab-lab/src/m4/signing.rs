@@ -1,0 +1,199 @@
+//! ML-DSA's signing on the M4 as the same work for every implementation: each image signs call
+//! i's message (drawn from the generator of `sign`) under fixture i mod 4 with rnd = 0 (FIPS
+//! 204's deterministic variant), so every implementation and configuration must make the same
+//! signature, and then runs the same iterations of the rejection loop (FIPS 204, Algorithm 7).
+//! The firmware reports each signature's digest (`sig=`) and, for pqlab, the loop count
+//! (`loops=`); this module checks the digests against each other (a difference is an error: two
+//! implementations of the standard disagree) and gives every signing run the loop counts of its
+//! calls, PQClean's taken from pqlab's calls of the same index.
+
+use super::{CrossCheck, Image, lab_op, label, parse::OpRun};
+use crate::LabError;
+use crate::registry::Op;
+
+/// The loop counts and checks of the signing runs.
+#[derive(Debug, Default)]
+pub struct Signed {
+    /// Per run given to [`check`]: the loop count of each of its calls, in call order, where
+    /// it is a signing run with digests whose every call's count is known.
+    pub loops: Vec<Option<Vec<u32>>>,
+    /// One check per (implementation, algorithm) that made signatures compared with pqlab's
+    /// default configuration: its calls' signatures were identical to pqlab's.
+    pub checks: Vec<CrossCheck>,
+}
+
+/// A signing run that reported a digest for every call.
+fn digests(run: &OpRun) -> Option<Vec<u64>> {
+    let (op, _) = lab_op(&run.op)?;
+    if op != Op::Sign || run.sigs.is_empty() {
+        return None;
+    }
+    run.sigs.iter().copied().collect()
+}
+
+/// Checks that the signing runs (`runs`: each job's image and measured run, if any) made the
+/// same signatures call by call, algorithm by algorithm, and gives each its loop counts.
+///
+/// # Errors
+/// [`LabError::Implementation`] where two runs' signatures of the same call differ (they sign
+/// the same message under the same key with rnd = 0), or two loop counts of the same call do.
+pub fn check(runs: &[(Image, Option<&OpRun>)]) -> Result<Signed, LabError> {
+    let mut out = Signed {
+        loops: vec![None; runs.len()],
+        checks: Vec::new(),
+    };
+    let signing: Vec<(usize, Vec<u64>)> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (_, r))| Some((k, digests((*r)?)?)))
+        .collect();
+    let mut algs: Vec<&str> = Vec::new();
+    for (k, _) in &signing {
+        if !algs.contains(&runs[*k].0.alg) {
+            algs.push(runs[*k].0.alg);
+        }
+    }
+    for alg in algs {
+        let group: Vec<&(usize, Vec<u64>)> = signing
+            .iter()
+            .filter(|(k, _)| runs[*k].0.alg == alg)
+            .collect();
+        // The reference: the first run in job order (pqlab's default configuration, `sign`).
+        let Some(&&(first, ref reference)) = group.first() else {
+            continue;
+        };
+        // Call i's loop count, from the runs that counted it (which must agree).
+        let calls = group.iter().map(|(_, d)| d.len()).max().unwrap_or(0);
+        let mut counts: Vec<Option<u32>> = vec![None; calls];
+        for &&(k, ref sigs) in &group {
+            let run = runs[k].1.map_or(&[][..], |r| &r.loops[..]);
+            for (i, d) in sigs.iter().enumerate() {
+                if let Some(&want) = reference.get(i).filter(|&&w| w != *d) {
+                    return Err(LabError::Implementation(format!(
+                        "{alg} on the M4: signing call {i} made different signatures (digest \
+                         {d:016x} from {}, {want:016x} from {}), though every image signs the \
+                         same message under the same key with rnd = 0 (FIPS 204's \
+                         deterministic variant)",
+                        label(runs[k].0),
+                        label(runs[first].0)
+                    )));
+                }
+                match (counts[i], run.get(i).copied().flatten()) {
+                    (Some(a), Some(b)) if a != b => {
+                        return Err(LabError::Implementation(format!(
+                            "{alg} on the M4: signing call {i}: {} counted {b} loop \
+                             iterations, another run {a}, for the same signature",
+                            label(runs[k].0)
+                        )));
+                    }
+                    (None, b) => counts[i] = b,
+                    _ => {}
+                }
+            }
+        }
+        for &&(k, ref sigs) in &group {
+            out.loops[k] = counts[..sigs.len()].iter().copied().collect();
+            let image = runs[k].0;
+            if image.implementation != runs[first].0.implementation
+                && !out
+                    .checks
+                    .iter()
+                    .any(|c| c.implementation == image.implementation && c.alg == alg)
+            {
+                out.checks.push(CrossCheck {
+                    implementation: image.implementation.to_string(),
+                    alg: alg.to_string(),
+                    op: Op::Sign,
+                    checked: sigs.len().min(reference.len()),
+                    passed: true,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(op: &str, sigs: &[u64], loops: &[Option<u32>]) -> OpRun {
+        OpRun {
+            op: op.into(),
+            calls: sigs.iter().map(|_| (1000, 10)).collect(),
+            loops: loops.to_vec(),
+            sigs: sigs.iter().map(|&s| Some(s)).collect(),
+            ..OpRun::default()
+        }
+    }
+
+    fn image(implementation: &'static str, config: &'static str) -> Image {
+        Image {
+            implementation,
+            alg: "ml-dsa-44",
+            config,
+        }
+    }
+
+    #[test]
+    fn pqclean_takes_pqlab_loops_and_different_signatures_fail() {
+        let ours = run("sign", &[1, 2, 3], &[Some(3), Some(1), Some(4)]);
+        let expanded = run("sign-expanded", &[1, 2, 3], &[Some(3), Some(1), Some(4)]);
+        let theirs = run("sign", &[1, 2, 3], &[None, None, None]);
+        let keygen = OpRun {
+            op: "keygen".into(),
+            calls: vec![(5, 5)],
+            ..OpRun::default()
+        };
+        let runs = [
+            (image("pqlab", ""), Some(&ours)),
+            (image("pqlab", ""), Some(&expanded)),
+            (image("pqlab", ""), Some(&keygen)),
+            (image("pqlab", "small-memory"), None),
+            (image("pqclean", ""), Some(&theirs)),
+        ];
+        let s = check(&runs).unwrap();
+        assert_eq!(s.loops[0].as_deref(), Some(&[3, 1, 4][..]));
+        assert_eq!(s.loops[1], s.loops[0]);
+        assert_eq!((s.loops[2].as_ref(), s.loops[3].as_ref()), (None, None));
+        assert_eq!(s.loops[4], s.loops[0]);
+        assert_eq!(s.checks.len(), 1);
+        let c = &s.checks[0];
+        assert_eq!(
+            (c.implementation.as_str(), c.op, c.checked, c.passed),
+            ("pqclean", Op::Sign, 3, true)
+        );
+        // PQClean's second call made another signature: an error naming both.
+        let bad = run("sign", &[1, 7, 3], &[None, None, None]);
+        let runs = [
+            (image("pqlab", ""), Some(&ours)),
+            (image("pqclean", ""), Some(&bad)),
+        ];
+        let e = check(&runs).unwrap_err().to_string();
+        assert!(
+            e.contains("signing call 1 made different signatures"),
+            "{e}"
+        );
+        assert!(
+            e.contains("pqclean ml-dsa-44") && e.contains("pqlab ml-dsa-44"),
+            "{e}"
+        );
+        // Two counts of one signature that differ.
+        let odd = run("sign-expanded", &[1, 2, 3], &[Some(3), Some(2), Some(4)]);
+        let runs = [
+            (image("pqlab", ""), Some(&ours)),
+            (image("pqlab", ""), Some(&odd)),
+        ];
+        assert!(check(&runs).is_err());
+        // A run without digests (Falcon) is left alone.
+        let falcon = OpRun {
+            op: "sign".into(),
+            calls: vec![(5, 5)],
+            loops: vec![None],
+            sigs: vec![None],
+            ..OpRun::default()
+        };
+        let s = check(&[(image("pqclean", ""), Some(&falcon))]).unwrap();
+        assert!(s.loops[0].is_none() && s.checks.is_empty());
+    }
+}
