@@ -23,76 +23,22 @@ fn der_and_pem_signing_keys_sign_and_verify() {
         let pk = fixture(&format!("{alg}-pk.der"));
         // BouncyCastle's signature verifies under its DER public key; a changed byte exits 1.
         let sig = fixture(&format!("{alg}.sig"));
-        assert_valid(&run(&[
-            "verify",
-            alg,
-            "--public-key",
-            &pk,
-            "--in",
-            &msg,
-            "--signature",
-            &sig,
-        ]));
+        assert_valid(&run_verify(alg, &pk, &msg, &sig));
         let mut bad = std::fs::read(&sig).unwrap();
         bad[200] ^= 4;
         let bad = dir.write("bad.sig", &bad);
-        assert_invalid(&run(&[
-            "verify",
-            alg,
-            "--public-key",
-            &pk,
-            "--in",
-            &msg,
-            "--signature",
-            &bad,
-        ]));
+        assert_invalid(&run_verify(alg, &pk, &msg, &bad));
         // BouncyCastle's DER private key signs, under its public key.
         let out = dir.arg("sig");
         let sk = fixture(&format!("{alg}-sk.der"));
-        assert_ok(&run(&[
-            "sign",
-            alg,
-            "--secret-key",
-            &sk,
-            "--in",
-            &msg,
-            "--out",
-            &out,
-        ]));
-        assert_valid(&run(&[
-            "verify",
-            alg,
-            "--public-key",
-            &pk,
-            "--in",
-            &msg,
-            "--signature",
-            &out,
-        ]));
+        assert_ok(&run_sign(alg, &sk, &msg, &out));
+        assert_valid(&run_verify(alg, &pk, &msg, &out));
     }
     let sk = fixture("ml-dsa-44-sk.pem");
     let out = dir.arg("sig");
-    assert_ok(&run(&[
-        "sign",
-        "ml-dsa-44",
-        "--secret-key",
-        &sk,
-        "--in",
-        &msg,
-        "--out",
-        &out,
-    ]));
+    assert_ok(&run_sign("ml-dsa-44", &sk, &msg, &out));
     let pk = fixture("ml-dsa-44-pk.der");
-    assert_valid(&run(&[
-        "verify",
-        "ml-dsa-44",
-        "--public-key",
-        &pk,
-        "--in",
-        &msg,
-        "--signature",
-        &out,
-    ]));
+    assert_valid(&run_verify("ml-dsa-44", &pk, &msg, &out));
 }
 
 #[test]
@@ -118,16 +64,12 @@ fn der_documents_of_the_wrong_kind_are_named() {
     let dir = Dir::new();
     let msg = fixture("msg");
     // A DER public key where the private key belongs, and the other way round.
-    let out = run(&[
-        "sign",
+    let out = run_sign(
         "ml-dsa-44",
-        "--secret-key",
         &fixture("ml-dsa-44-pk.der"),
-        "--in",
         &msg,
-        "--out",
         &dir.arg("s"),
-    ]);
+    );
     assert_input_error(
         &out,
         &[
@@ -135,28 +77,20 @@ fn der_documents_of_the_wrong_kind_are_named() {
             "found a SubjectPublicKeyInfo public key",
         ],
     );
-    let out = run(&[
-        "verify",
+    let out = run_verify(
         "ml-dsa-44",
-        "--public-key",
         &fixture("ml-dsa-44-sk.der"),
-        "--in",
         &msg,
-        "--signature",
         &fixture("ml-dsa-44.sig"),
-    ]);
+    );
     assert_input_error(&out, &["ml-dsa-44-sk.der", "found a PKCS#8 private key"]);
     // A DER key of another algorithm.
-    let out = run(&[
-        "sign",
+    let out = run_sign(
         "ml-dsa-65",
-        "--secret-key",
         &fixture("ml-dsa-44-sk.der"),
-        "--in",
         &msg,
-        "--out",
         &dir.arg("s"),
-    ]);
+    );
     assert_input_error(
         &out,
         &["holds a key for ml-dsa-44, but ml-dsa-65 was requested"],
@@ -269,26 +203,8 @@ fn keygen_writes_bouncycastles_falcon_form() {
         let sk_der = dir.write(&format!("{alg}-sk.der"), &der);
         for key in [&sk, &sk_der] {
             let sig = dir.arg("sig");
-            assert_ok(&run(&[
-                "sign",
-                alg,
-                "--secret-key",
-                key,
-                "--in",
-                &msg,
-                "--out",
-                &sig,
-            ]));
-            assert_valid(&run(&[
-                "verify",
-                alg,
-                "--public-key",
-                &pk,
-                "--in",
-                &msg,
-                "--signature",
-                &sig,
-            ]));
+            assert_ok(&run_sign(alg, key, &msg, &sig));
+            assert_valid(&run_verify(alg, &pk, &msg, &sig));
         }
         // The default stays oqs-provider's form (an OCTET STRING holding sk || pk).
         let (_, sk_oqs) = dir.keygen(alg, &format!("{alg}-oqs-"), "pem", Some(&seed));

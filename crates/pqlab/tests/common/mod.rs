@@ -257,3 +257,22 @@ pub fn pem_der(pem: &[u8], label: &str) -> Vec<u8> {
     assert_eq!(found, label);
     der
 }
+
+/// `pqlab sign ALG --secret-key SK --in MSG --out SIG`.
+pub fn run_sign(alg: &str, sk: &str, msg: &str, sig: &str) -> Output {
+    run(&["sign", alg, "--secret-key", sk, "--in", msg, "--out", sig])
+}
+
+/// `pqlab verify ALG --public-key PK --in MSG --signature SIG`.
+pub fn run_verify(alg: &str, pk: &str, msg: &str, sig: &str) -> Output {
+    run(&[
+        "verify",
+        alg,
+        "--public-key",
+        pk,
+        "--in",
+        msg,
+        "--signature",
+        sig,
+    ])
+}
