@@ -9,8 +9,11 @@
 //! Every step is a fixed sequence of floating-point operations (no branch or index depends on
 //! secret values); the sampler's own constant-time behaviour is described in `sampler`.
 
+use zeroize::Zeroize;
+
 use crate::backend::Ops;
-use crate::fft::{poly_add, poly_merge_fft, poly_mul_fft, poly_split_fft, poly_sub};
+use crate::ffldl_levels::ffldl_levels;
+use crate::fft::{poly_add, poly_mul_fft, poly_sub};
 use crate::fpr::Fpr;
 use crate::sampler::Sampler;
 
@@ -19,42 +22,10 @@ pub(crate) const fn tree_size(logn: u32) -> usize {
     ((logn + 1) as usize) << logn
 }
 
-/// Recursive part of Algorithm 9 for the self-adjoint quasi-cyclic Gram matrix with first row
-/// (g0, g1); g0 and g1 are overwritten. `tmp` holds at least 2^logn values.
-fn ffldl_inner<B: Ops>(
-    tree: &mut [Fpr],
-    g0: &mut [Fpr],
-    g1: &mut [Fpr],
-    logn: u32,
-    tmp: &mut [Fpr],
-) {
-    let n = 1usize << logn;
-    if n == 1 {
-        tree[0] = g0[0];
-        return;
-    }
-    let hn = n >> 1;
-    let (l10, rest) = tree.split_at_mut(n);
-    B::ldlmv(&mut tmp[..n], l10, g0, g1, g0);
-    // d00 (in g0) splits into g1; d11 (in tmp) splits into g0.
-    {
-        let (a, b) = g1.split_at_mut(hn);
-        poly_split_fft(a, b, g0);
-    }
-    {
-        let (a, b) = g0.split_at_mut(hn);
-        poly_split_fft(a, b, &tmp[..n]);
-    }
-    let (t0, t1) = rest.split_at_mut(tree_size(logn - 1));
-    let (a, b) = g1.split_at_mut(hn);
-    ffldl_inner::<B>(t0, a, b, logn - 1, tmp);
-    let (a, b) = g0.split_at_mut(hn);
-    ffldl_inner::<B>(t1, a, b, logn - 1, tmp);
-}
-
 /// Falcon spec v1.2, Algorithm 9: ffLDL* of the Gram matrix \[\[g00, g01\], \[adj g01, g11\]\],
-/// followed by the leaf normalization, with the kernels of `B`. `tmp` holds at least 3 2^logn
-/// values.
+/// followed by the leaf normalization, with the kernels of `B`: the root's LDL step here, its
+/// two subtrees depth by depth ([`ffldl_levels`]). `tmp` holds at least 3 2^logn values;
+/// logn >= 3 (Falcon's degrees are 512 and 1024).
 pub(crate) fn ffldl_fft<B: Ops>(
     tree: &mut [Fpr],
     g00: &[Fpr],
@@ -65,47 +36,33 @@ pub(crate) fn ffldl_fft<B: Ops>(
 ) {
     let n = 1usize << logn;
     let hn = n >> 1;
+    let inv_sigma = Fpr::inv_sigma(logn);
     let (d00, rest) = tmp.split_at_mut(n);
-    let (d11, tmp) = rest.split_at_mut(n);
-    d00.copy_from_slice(&g00[..n]);
+    let rest = &mut rest[..2 * n];
     let (l10, sub) = tree.split_at_mut(n);
-    B::ldlmv(d11, l10, g00, g01, g11);
     {
-        let (a, b) = tmp[..n].split_at_mut(hn);
-        poly_split_fft(a, b, d00);
-    }
-    {
+        let (d11, left) = rest.split_at_mut(n);
+        d00.copy_from_slice(&g00[..n]);
+        B::ldlmv(d11, l10, g00, g01, g11);
+        // The left child's first row is split(d00), the right child's split(d11).
+        let (a, b) = left.split_at_mut(hn);
+        B::split_fft(a, b, d00);
         let (a, b) = d00.split_at_mut(hn);
-        poly_split_fft(a, b, d11);
+        B::split_fft(a, b, d11);
     }
-    d11.copy_from_slice(&tmp[..n]);
     let (t0, t1) = sub.split_at_mut(tree_size(logn - 1));
     {
-        let (a, b) = d11.split_at_mut(hn);
-        ffldl_inner::<B>(t0, a, b, logn - 1, tmp);
+        // The left subtree with the right one's place as work (logn 2^(logn - 1) values).
+        let (a, b) = rest[n..].split_at_mut(hn);
+        ffldl_levels::<B>(t0, a, b, logn - 1, inv_sigma, t1);
     }
-    {
-        let (a, b) = d00.split_at_mut(hn);
-        ffldl_inner::<B>(t1, a, b, logn - 1, tmp);
-    }
-    normalize(tree, logn, Fpr::inv_sigma(logn));
-}
-
-/// Replaces each leaf x by sqrt(x) / sigma (the inverse of the spec's sigma / sqrt(x)).
-fn normalize(tree: &mut [Fpr], logn: u32, inv_sigma: Fpr) {
-    let n = 1usize << logn;
-    if n == 1 {
-        tree[0] = tree[0].sqrt().mul(inv_sigma);
-        return;
-    }
-    let (t0, t1) = tree[n..].split_at_mut(tree_size(logn - 1));
-    normalize(t0, logn - 1, inv_sigma);
-    normalize(t1, logn - 1, inv_sigma);
+    let (a, b) = d00.split_at_mut(hn);
+    ffldl_levels::<B>(t1, a, b, logn - 1, inv_sigma, rest);
 }
 
 /// Falcon spec v1.2, Algorithm 11: ffSampling of the target (t0, t1) with the tree, into
 /// (z0, z1). `tmp` holds at least 2 2^logn values.
-pub(crate) fn ff_sampling(
+pub(crate) fn ff_sampling<B: Ops>(
     samp: &mut Sampler,
     z0: &mut [Fpr],
     z1: &mut [Fpr],
@@ -138,16 +95,16 @@ pub(crate) fn ff_sampling(
     // z1 = ffSampling of split(t1) with the right subtree.
     {
         let (a, b) = z1.split_at_mut(hn);
-        poly_split_fft(a, b, t1);
+        B::split_fft(a, b, t1);
     }
     {
         let (za, zb) = tmp.split_at_mut(hn);
         let (a, b) = z1.split_at(hn);
-        ff_sampling(samp, za, zb, tree1, a, b, logn - 1, tmp_rest);
+        ff_sampling::<B>(samp, za, zb, tree1, a, b, logn - 1, tmp_rest);
     }
     {
         let (a, b) = tmp.split_at(hn);
-        poly_merge_fft(z1, a, b);
+        B::merge_fft(z1, a, b);
     }
     // tb0 = t0 + (t1 - z1) l10.
     tmp.copy_from_slice(t1);
@@ -157,15 +114,15 @@ pub(crate) fn ff_sampling(
     // z0 = ffSampling of split(tb0) with the left subtree.
     {
         let (a, b) = z0.split_at_mut(hn);
-        poly_split_fft(a, b, tmp);
+        B::split_fft(a, b, tmp);
     }
     {
         let (za, zb) = tmp.split_at_mut(hn);
         let (a, b) = z0.split_at(hn);
-        ff_sampling(samp, za, zb, tree0, a, b, logn - 1, tmp_rest);
+        ff_sampling::<B>(samp, za, zb, tree0, a, b, logn - 1, tmp_rest);
     }
     let (a, b) = tmp.split_at(hn);
-    poly_merge_fft(z0, a, b);
+    B::merge_fft(z0, a, b);
 }
 
 /// Algorithm 11 at degree 2 (one complex value), where split and merge are the identity on
@@ -219,15 +176,46 @@ pub(crate) fn ff_sampling_dyn<B: Ops>(
         // then g00 is free and keeps l10, so that the children have the rest of `tmp`.
         {
             let (a, b) = g01.split_at_mut(hn);
-            poly_split_fft(a, b, g00);
+            B::split_fft(a, b, g00);
         }
         {
             let (a, b) = g11.split_at_mut(hn);
-            poly_split_fft(a, b, d11);
+            B::split_fft(a, b, d11);
         }
         g00.copy_from_slice(l10);
     }
     sample_children::<B>(samp, t0, t1, g00, g01, g11, d11, logn, rest);
+}
+
+/// The degree (log2) at and below which [`ff_sampling_dyn`] builds a node's whole subtree
+/// depth by depth ([`ffldl_levels`], on vectors of the back end) into a small tree of its own
+/// (tree_size(4) = 80 values) and samples with it, instead of recursing further: the same
+/// operations, so the same z.
+const SUBTREE_LOGN: u32 = 4;
+
+/// Algorithm 11 at a node of degree 2^logn (logn <= [`SUBTREE_LOGN`]) whose first row is
+/// (g0, g1) (consumed): its subtree built by [`ffldl_levels`] in this frame (wiped after use),
+/// then [`ff_sampling`] with it; z overwrites (t0, t1). `tmp` holds at least 4 2^logn values.
+#[inline(never)]
+fn ff_sampling_subtree<B: Ops>(
+    samp: &mut Sampler,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    g0: &mut [Fpr],
+    g1: &mut [Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    let n = 1usize << logn;
+    let mut tree = [Fpr::ZERO; tree_size(SUBTREE_LOGN)];
+    let sub = &mut tree[..tree_size(logn)];
+    ffldl_levels::<B>(sub, g0, g1, logn, samp.inv_sigma, tmp);
+    // z into the spent first row.
+    let (z0, z1) = (&mut g0[..n], &mut g1[..n]);
+    ff_sampling::<B>(samp, z0, z1, sub, t0, t1, logn, tmp);
+    t0[..n].copy_from_slice(z0);
+    t1[..n].copy_from_slice(z1);
+    tree.zeroize();
 }
 
 /// The recursive part of [`ff_sampling_dyn`], for the self-adjoint quasi-cyclic Gram matrix
@@ -242,42 +230,23 @@ fn ff_sampling_dyn_inner<B: Ops>(
     logn: u32,
     tmp: &mut [Fpr],
 ) {
+    if logn <= SUBTREE_LOGN {
+        ff_sampling_subtree::<B>(samp, t0, t1, g0, g1, logn, tmp);
+        return;
+    }
     let n = 1usize << logn;
-    if n == 1 {
-        // The leaf: sigma / sqrt(g0) (stored inverted, as `normalize` does) for both samples.
-        let isigma = g0[0].sqrt().mul(samp.inv_sigma);
-        t0[0] = Fpr::of(samp.sample(t0[0], isigma));
-        t1[0] = Fpr::of(samp.sample(t1[0], isigma));
-        return;
-    }
-    if n == 2 {
-        // The steps below with everything of size 1 written out (as in `ff_sampling`): split
-        // and merge are the identity on (re, im), the LDL step and the product by l10 are one
-        // complex quotient and product, and only d11's real part (the right leaf) is read.
-        // The same operations in the same order, so the same z.
-        let (g0_re, g0_im, g1_re, g1_im) = (g0[0], g0[1], g1[0], g1[1]);
-        let (mu_re, mu_im) = crate::fft::cdiv(g1_re, g1_im, g0_re, g0_im);
-        let (p_re, _) = crate::fft::cmul(mu_re, mu_im, g1_re, g1_im.neg());
-        let d11_re = g0_re.sub(p_re);
-        let isigma1 = d11_re.sqrt().mul(samp.inv_sigma);
-        let isigma0 = g0_re.sqrt().mul(samp.inv_sigma);
-        let (a, b) = sample_degree2(samp, t0, t1, (mu_re, mu_im.neg()), isigma0, isigma1);
-        t0.copy_from_slice(&a);
-        t1.copy_from_slice(&b);
-        return;
-    }
     let hn = n >> 1;
     let (d11, rest) = tmp.split_at_mut(n);
     let (l10, rest) = rest.split_at_mut(n);
     B::ldlmv(d11, l10, g0, g1, g0);
-    // As in `ffldl_inner`: d00 (in g0) splits into g1, d11 into g0.
+    // d00 (in g0) splits into g1, d11 into g0.
     {
         let (a, b) = g1.split_at_mut(hn);
-        poly_split_fft(a, b, g0);
+        B::split_fft(a, b, g0);
     }
     {
         let (a, b) = g0.split_at_mut(hn);
-        poly_split_fft(a, b, d11);
+        B::split_fft(a, b, d11);
     }
     sample_children::<B>(samp, t0, t1, l10, g1, g0, d11, logn, rest);
 }
@@ -301,7 +270,7 @@ fn sample_children<B: Ops>(
     let hn = 1usize << (logn - 1);
     {
         let (a, b) = zs.split_at_mut(hn);
-        poly_split_fft(a, b, t1);
+        B::split_fft(a, b, t1);
         let (g0, g1) = right.split_at_mut(hn);
         ff_sampling_dyn_inner::<B>(samp, a, b, g0, g1, logn - 1, tmp);
     }
@@ -309,7 +278,7 @@ fn sample_children<B: Ops>(
     let z1 = right;
     {
         let (a, b) = zs.split_at(hn);
-        poly_merge_fft(z1, a, b);
+        B::merge_fft(z1, a, b);
     }
     zs.copy_from_slice(t1);
     poly_sub(zs, z1);
@@ -317,10 +286,10 @@ fn sample_children<B: Ops>(
     poly_mul_fft(zs, l10);
     poly_add(t0, zs);
     let (a, b) = zs.split_at_mut(hn);
-    poly_split_fft(a, b, t0);
+    B::split_fft(a, b, t0);
     {
         let (g0, g1) = left.split_at_mut(hn);
         ff_sampling_dyn_inner::<B>(samp, a, b, g0, g1, logn - 1, tmp);
     }
-    poly_merge_fft(t0, a, b);
+    B::merge_fft(t0, a, b);
 }

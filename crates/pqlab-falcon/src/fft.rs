@@ -257,6 +257,34 @@ pub(crate) fn poly_split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
     }
 }
 
+/// Falcon spec v1.2, Algorithm 1 (splitfft) on every node of one depth of the Falcon tree (see
+/// `ffldl_levels`): `f` holds the real parts of all nodes, then their imaginary parts, `hm`
+/// complex values per node (`hm` >= 2, a power of two); node p's halves go to place p of `f0`
+/// and `f1` (each `[re, im]`, f.len() / 4 values apiece). The operations of
+/// [`poly_split_fft`] on each node, in the same order.
+pub(crate) fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [Fpr]; 2]) {
+    let h = f.len() >> 1;
+    let (re, im) = f.split_at(h);
+    let [f0_re, f0_im] = f0;
+    let [f1_re, f1_im] = f1;
+    let qm = hm >> 1;
+    for k in 0..h >> 1 {
+        let u = k & (qm - 1);
+        let (a_re, a_im) = (re[2 * k], im[2 * k]);
+        let (b_re, b_im) = (re[2 * k + 1], im[2 * k + 1]);
+        f0_re[k] = a_re.add(b_re).half();
+        f0_im[k] = a_im.add(b_im).half();
+        let (t_re, t_im) = cmul(
+            a_re.sub(b_re),
+            a_im.sub(b_im),
+            gm((u + hm) << 1),
+            gm(((u + hm) << 1) + 1).neg(),
+        );
+        f1_re[k] = t_re.half();
+        f1_im[k] = t_im.half();
+    }
+}
+
 /// Falcon spec v1.2, Algorithm 2: mergefft, the inverse of [`poly_split_fft`].
 pub(crate) fn poly_merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
     let n = f.len();

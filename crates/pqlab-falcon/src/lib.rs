@@ -80,6 +80,7 @@ extern crate std;
 mod backend;
 mod codec;
 mod error;
+mod ffldl_levels;
 mod ffsampling;
 mod fft;
 mod fft_table;

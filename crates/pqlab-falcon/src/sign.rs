@@ -102,7 +102,7 @@ impl<const N: usize> ExpandedKey<N> {
             target::<B, N>(c, b01, b11, t0, t1);
             let [z0, z1] = &mut z;
             let k = pqlab_profile::enter(pqlab_profile::Kernel::FfSampling);
-            ff_sampling(
+            ff_sampling::<B>(
                 samp,
                 z0,
                 z1,

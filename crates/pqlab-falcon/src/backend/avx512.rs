@@ -104,6 +104,35 @@ impl Ops for Avx512 {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
         unsafe { super::avx512_ldl::poly_ldlmv_fft(d11, l10, g00, g01, g11) }
     }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn split_level(
+        f: &[crate::fpr::Fpr],
+        hm: usize,
+        f0: [&mut [crate::fpr::Fpr]; 2],
+        f1: [&mut [crate::fpr::Fpr]; 2],
+    ) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::split_level(f, hm, f0, f1) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn split_fft(f0: &mut [crate::fpr::Fpr], f1: &mut [crate::fpr::Fpr], f: &[crate::fpr::Fpr]) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::split_fft(f0, f1, f) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn merge_fft(f: &mut [crate::fpr::Fpr], f0: &[crate::fpr::Fpr], f1: &[crate::fpr::Fpr]) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::merge_fft(f, f0, f1) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn sqrt_scale(v: &mut [crate::fpr::Fpr], s: crate::fpr::Fpr) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::sqrt_scale(v, s) }
+    }
 }
 
 /// Coefficients 32 i to 32 i + 31 of `f`.

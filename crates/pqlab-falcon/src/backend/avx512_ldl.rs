@@ -1,5 +1,5 @@
 //! The floating-point kernel of the AVX-512 back end for signing: the LDL step of the Falcon
-//! tree ([`crate::fft::poly_ldlmv_fft`], Falcon spec v1.2, Algorithm 9 ffLDL*, line 2) on four
+//! tree ([`crate::fft::poly_ldlmv_fft`], Falcon spec v1.2, Algorithm 9 ffLDL*, line 2) on eight
 //! `f64` lanes, with the constant-time correctly rounded reciprocal of
 //! [`crate::fpr::Fpr::inv`] (the integer steps need AVX-512 DQ's 64-bit `vpmullq` and
 //! `vcvtqq2pd`).
@@ -15,55 +15,55 @@ use core::arch::x86_64::*;
 
 use crate::fpr::Fpr;
 
-/// Four values from `f[i..i + 4]`.
+/// Eight values from `f[i..i + 8]`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 #[inline]
-fn load(f: &[Fpr], i: usize) -> __m256d {
-    let c = &f[i..i + 4];
-    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 4 values,
-    // the 32 bytes read.
-    unsafe { _mm256_loadu_pd(c.as_ptr().cast()) }
+fn load(f: &[Fpr], i: usize) -> __m512d {
+    let c = &f[i..i + 8];
+    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 8 values,
+    // the 64 bytes read.
+    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
 }
 
-/// Stores four values into `f[i..i + 4]`.
+/// Stores eight values into `f[i..i + 8]`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 #[inline]
-fn store(f: &mut [Fpr], i: usize, v: __m256d) {
-    let c = &mut f[i..i + 4];
-    // SAFETY: as in `load`; the 32 bytes written.
-    unsafe { _mm256_storeu_pd(c.as_mut_ptr().cast(), v) }
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn splat(x: u64) -> __m256i {
-    _mm256_set1_epi64x(x as i64)
+fn store(f: &mut [Fpr], i: usize, v: __m512d) {
+    let c = &mut f[i..i + 8];
+    // SAFETY: as in `load`; the 64 bytes written.
+    unsafe { _mm512_storeu_pd(c.as_mut_ptr().cast(), v) }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 #[inline]
-fn splat_pd(x: f64) -> __m256d {
-    _mm256_set1_pd(x)
+fn splat(x: u64) -> __m512i {
+    _mm512_set1_epi64(x as i64)
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn splat_pd(x: f64) -> __m512d {
+    _mm512_set1_pd(x)
 }
 
 /// `crate::fpr::backend::recip_bits` (the constant-time correctly rounded 1 / x for a normal x
-/// with 2^-1022 <= |x| < 2^1021) on four lanes, step for step: the same seed and Newton
+/// with 2^-1022 <= |x| < 2^1021) on eight lanes, step for step: the same seed and Newton
 /// iterations in `f64`, the same exact remainder in 64-bit integers and the same two masked
 /// corrections.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 #[inline]
-fn recip(x: __m256d) -> __m256d {
+fn recip(x: __m512d) -> __m512d {
     const FRAC: u64 = (1 << 52) - 1;
-    let b = _mm256_castpd_si256(x);
-    let sign = _mm256_and_si256(b, splat(1 << 63));
-    let e = _mm256_and_si256(_mm256_srli_epi64::<52>(b), splat(0x7ff));
-    let f = _mm256_and_si256(b, splat(FRAC));
-    let m = _mm256_or_si256(f, splat(1 << 52));
-    let md = _mm256_castsi256_pd(_mm256_or_si256(f, splat(1023 << 52)));
-    let mut y = _mm256_add_pd(
-        _mm256_mul_pd(
-            _mm256_sub_pd(
-                _mm256_mul_pd(splat_pd(32.0 / 99.0), md),
+    let b = _mm512_castpd_si512(x);
+    let sign = _mm512_and_si512(b, splat(1 << 63));
+    let e = _mm512_and_si512(_mm512_srli_epi64::<52>(b), splat(0x7ff));
+    let f = _mm512_and_si512(b, splat(FRAC));
+    let m = _mm512_or_si512(f, splat(1 << 52));
+    let md = _mm512_castsi512_pd(_mm512_or_si512(f, splat(1023 << 52)));
+    let mut y = _mm512_add_pd(
+        _mm512_mul_pd(
+            _mm512_sub_pd(
+                _mm512_mul_pd(splat_pd(32.0 / 99.0), md),
                 splat_pd(144.0 / 99.0),
             ),
             md,
@@ -71,37 +71,37 @@ fn recip(x: __m256d) -> __m256d {
         splat_pd(210.0 / 99.0),
     );
     for _ in 0..3 {
-        y = _mm256_mul_pd(y, _mm256_sub_pd(splat_pd(2.0), _mm256_mul_pd(md, y)));
+        y = _mm512_mul_pd(y, _mm512_sub_pd(splat_pd(2.0), _mm512_mul_pd(md, y)));
     }
-    let yb = _mm256_castpd_si256(y);
-    let shift = _mm256_sub_epi64(_mm256_srli_epi64::<52>(yb), splat(1021));
-    let ym = _mm256_or_si256(_mm256_and_si256(yb, splat(FRAC)), splat(1 << 52));
-    let r0 = _mm256_sub_epi64(_mm256_sllv_epi64(ym, shift), splat(64));
-    let rem = _mm256_sub_epi64(splat(u64::MAX), _mm256_mullo_epi64(r0, m));
+    let yb = _mm512_castpd_si512(y);
+    let shift = _mm512_sub_epi64(_mm512_srli_epi64::<52>(yb), splat(1021));
+    let ym = _mm512_or_si512(_mm512_and_si512(yb, splat(FRAC)), splat(1 << 52));
+    let r0 = _mm512_sub_epi64(_mm512_sllv_epi64(ym, shift), splat(64));
+    let rem = _mm512_sub_epi64(splat(u64::MAX), _mm512_mullo_epi64(r0, m));
     const MAGIC: f64 = (1u64 << 52) as f64;
-    let t = _mm256_add_pd(
-        _mm256_mul_pd(
-            _mm256_mul_pd(_mm256_cvtepi64_pd(rem), y),
+    let t = _mm512_add_pd(
+        _mm512_mul_pd(
+            _mm512_mul_pd(_mm512_cvtepi64_pd(rem), y),
             splat_pd(1.0 / (1u64 << 52) as f64),
         ),
         splat_pd(MAGIC),
     );
-    let c = _mm256_sub_epi64(_mm256_castpd_si256(t), splat(MAGIC.to_bits() + 2));
-    let mut q = _mm256_add_epi64(r0, c);
-    let mut rem = _mm256_sub_epi64(rem, _mm256_mullo_epi64(c, m));
+    let c = _mm512_sub_epi64(_mm512_castpd_si512(t), splat(MAGIC.to_bits() + 2));
+    let mut q = _mm512_add_epi64(r0, c);
+    let mut rem = _mm512_sub_epi64(rem, _mm512_mullo_epi64(c, m));
     for _ in 0..2 {
         // All ones when rem >= m.
-        let lt = _mm256_srai_epi64::<63>(_mm256_sub_epi64(rem, m));
-        q = _mm256_add_epi64(q, _mm256_andnot_si256(lt, splat(1)));
-        rem = _mm256_sub_epi64(rem, _mm256_andnot_si256(lt, m));
+        let lt = _mm512_srai_epi64::<63>(_mm512_sub_epi64(rem, m));
+        q = _mm512_add_epi64(q, _mm512_andnot_si512(lt, splat(1)));
+        rem = _mm512_sub_epi64(rem, _mm512_andnot_si512(lt, m));
     }
-    let mant = _mm256_srli_epi64::<1>(_mm256_add_epi64(q, splat(1)));
-    let exp = _mm256_slli_epi64::<52>(_mm256_sub_epi64(splat(2044), e));
-    _mm256_castsi256_pd(_mm256_or_si256(sign, _mm256_add_epi64(exp, mant)))
+    let mant = _mm512_srli_epi64::<1>(_mm512_add_epi64(q, splat(1)));
+    let exp = _mm512_slli_epi64::<52>(_mm512_sub_epi64(splat(2044), e));
+    _mm512_castsi512_pd(_mm512_or_si512(sign, _mm512_add_epi64(exp, mant)))
 }
 
-/// [`crate::fft::poly_ldlmv_fft`]: d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00), four
-/// complex values at a time (the portable kernel below four).
+/// [`crate::fft::poly_ldlmv_fft`]: d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00), eight
+/// complex values at a time (the portable kernel when n / 2 is not a multiple of eight).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 pub(super) fn poly_ldlmv_fft(
     d11: &mut [Fpr],
@@ -111,30 +111,30 @@ pub(super) fn poly_ldlmv_fft(
     g11: &[Fpr],
 ) {
     let hn = g00.len() >> 1;
-    if hn < 4 {
+    if !hn.is_multiple_of(8) {
         crate::fft::poly_ldlmv_fft(d11, l10, g00, g01, g11);
         return;
     }
     let neg = splat_pd(-0.0);
-    for u in (0..hn).step_by(4) {
+    for u in (0..hn).step_by(8) {
         let (a_re, a_im) = (load(g01, u), load(g01, u + hn));
         let (b_re, b_im) = (load(g00, u), load(g00, u + hn));
         // cdiv: a * (conj(b) / |b|^2).
-        let inv = recip(_mm256_add_pd(
-            _mm256_mul_pd(b_re, b_re),
-            _mm256_mul_pd(b_im, b_im),
+        let inv = recip(_mm512_add_pd(
+            _mm512_mul_pd(b_re, b_re),
+            _mm512_mul_pd(b_im, b_im),
         ));
-        let c_re = _mm256_mul_pd(b_re, inv);
-        let c_im = _mm256_mul_pd(_mm256_xor_pd(b_im, neg), inv);
-        let mu_re = _mm256_sub_pd(_mm256_mul_pd(a_re, c_re), _mm256_mul_pd(a_im, c_im));
-        let mu_im = _mm256_add_pd(_mm256_mul_pd(a_re, c_im), _mm256_mul_pd(a_im, c_re));
+        let c_re = _mm512_mul_pd(b_re, inv);
+        let c_im = _mm512_mul_pd(_mm512_xor_pd(b_im, neg), inv);
+        let mu_re = _mm512_sub_pd(_mm512_mul_pd(a_re, c_re), _mm512_mul_pd(a_im, c_im));
+        let mu_im = _mm512_add_pd(_mm512_mul_pd(a_re, c_im), _mm512_mul_pd(a_im, c_re));
         // p = mu conj(g01).
-        let na_im = _mm256_xor_pd(a_im, neg);
-        let p_re = _mm256_sub_pd(_mm256_mul_pd(mu_re, a_re), _mm256_mul_pd(mu_im, na_im));
-        let p_im = _mm256_add_pd(_mm256_mul_pd(mu_re, na_im), _mm256_mul_pd(mu_im, a_re));
-        store(d11, u, _mm256_sub_pd(load(g11, u), p_re));
-        store(d11, u + hn, _mm256_sub_pd(load(g11, u + hn), p_im));
+        let na_im = _mm512_xor_pd(a_im, neg);
+        let p_re = _mm512_sub_pd(_mm512_mul_pd(mu_re, a_re), _mm512_mul_pd(mu_im, na_im));
+        let p_im = _mm512_add_pd(_mm512_mul_pd(mu_re, na_im), _mm512_mul_pd(mu_im, a_re));
+        store(d11, u, _mm512_sub_pd(load(g11, u), p_re));
+        store(d11, u + hn, _mm512_sub_pd(load(g11, u + hn), p_im));
         store(l10, u, mu_re);
-        store(l10, u + hn, _mm256_xor_pd(mu_im, neg));
+        store(l10, u + hn, _mm512_xor_pd(mu_im, neg));
     }
 }

@@ -39,6 +39,8 @@ pub(crate) mod avx512;
 mod avx512_fft;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
 mod avx512_ldl;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx512_tree;
 pub(crate) mod portable;
 
 /// q = 12289.
@@ -268,6 +270,35 @@ pub(crate) trait Ops {
     /// values at a time).
     fn ldlmv(d11: &mut [Fpr], l10: &mut [Fpr], g00: &[Fpr], g01: &[Fpr], g11: &[Fpr]) {
         crate::fft::poly_ldlmv_fft(d11, l10, g00, g01, g11);
+    }
+
+    /// Falcon spec v1.2, Algorithm 1 (splitfft) on every node of one depth of the tree at once
+    /// ([`crate::fft::split_level`]: `f` holds nodes of `hm` complex values each, `hm` >= 2;
+    /// `f0` and `f1` receive the real and imaginary parts of the halves; the AVX-512 back end
+    /// computes the same bits eight values at a time).
+    fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [Fpr]; 2]) {
+        crate::fft::split_level(f, hm, f0, f1);
+    }
+
+    /// Falcon spec v1.2, Algorithm 1: splitfft of one polynomial ([`crate::fft::poly_split_fft`];
+    /// the AVX-512 back end computes the same bits eight values at a time).
+    fn split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
+        crate::fft::poly_split_fft(f0, f1, f);
+    }
+
+    /// Falcon spec v1.2, Algorithm 2: mergefft ([`crate::fft::poly_merge_fft`]; the AVX-512 back
+    /// end computes the same bits eight values at a time).
+    fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
+        crate::fft::poly_merge_fft(f, f0, f1);
+    }
+
+    /// Algorithm 8, step 6 on leaves: each x of `v` replaced by sqrt(x) `s` (the constant-time
+    /// square root of [`Fpr::sqrt`]; the AVX-512 back end computes the same bits eight values
+    /// at a time).
+    fn sqrt_scale(v: &mut [Fpr], s: Fpr) {
+        for x in v.iter_mut() {
+            *x = x.sqrt().mul(s);
+        }
     }
 }
 

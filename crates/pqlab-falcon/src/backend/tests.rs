@@ -160,6 +160,7 @@ fn check<B: Ops>() -> usize {
         check_ldlmv::<B>(&mut rng, case);
         check_hash_block::<B>(&mut rng, case);
         check_fft::<B>(&mut rng, case);
+        check_tree_kernels::<B>(&mut rng, case);
         cases += 1;
     }
     cases
@@ -204,6 +205,64 @@ fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
     assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
+}
+
+/// The depth-by-depth tree kernels of `B` against the portable ones, bit for bit: splitfft over
+/// a depth of n = 4 to 1024 values with every node size, and the leaf normalization sqrt(x) s on
+/// leaves of every magnitude (with zeros and subnormals, which give +0), every length 1 to 64.
+fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) {
+    use crate::fpr::Fpr;
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    let logn = 2 + (case % 9) as u32;
+    let n = 1usize << logn;
+    let hm = 2usize << rng.gen_range(0..logn - 1);
+    let scale = 2f64.powi(rng.gen_range(-30..40));
+    let mut f = [Fpr::ZERO; 1024];
+    for x in f[..n].iter_mut() {
+        *x = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+    }
+    let q = n / 4;
+    let mut out_a = [[Fpr::ZERO; 256]; 4];
+    let mut out_b = out_a;
+    {
+        let [a, b, c, d] = &mut out_a;
+        B::split_level(
+            &f[..n],
+            hm,
+            [&mut a[..q], &mut b[..q]],
+            [&mut c[..q], &mut d[..q]],
+        );
+        let [a, b, c, d] = &mut out_b;
+        Portable::split_level(
+            &f[..n],
+            hm,
+            [&mut a[..q], &mut b[..q]],
+            [&mut c[..q], &mut d[..q]],
+        );
+    }
+    for (a, b) in out_a.iter().zip(&out_b) {
+        assert_eq!(
+            bits(a),
+            bits(b),
+            "{:?} n = {n}, hm = {hm}: split_level",
+            B::BACKEND
+        );
+    }
+
+    let len = 1 + case % 64;
+    let mut v = [Fpr::ZERO; 64];
+    for x in v[..len].iter_mut() {
+        *x = match rng.gen_range(0..16) {
+            0 => Fpr::ZERO,
+            1 => Fpr::from_bits(rng.gen_range(1..1u64 << 52)),
+            _ => Fpr::from_bits(rng.gen_range(1u64..0x7fe) << 52 | rng.gen_range(0..1u64 << 52)),
+        };
+    }
+    let s = Fpr::inv_sigma(9 + (case % 2) as u32);
+    let mut w = v;
+    B::sqrt_scale(&mut v[..len], s);
+    Portable::sqrt_scale(&mut w[..len], s);
+    assert_eq!(bits(&v), bits(&w), "{:?}: sqrt_scale of {len}", B::BACKEND);
 }
 
 /// The FFT and inverse FFT of `B` against the portable ones, bit for bit, for every degree 2

@@ -1,0 +1,246 @@
+//! The kernels of the AVX-512 back end that build and walk the Falcon tree: splitfft over a
+//! whole depth of the tree (`crate::ffldl_levels`, [`crate::fft::split_level`], Falcon spec
+//! v1.2, Algorithm 1) or of one polynomial, mergefft (Algorithm 2), and the leaf normalization sqrt(x) / sigma (Algorithm 8, step 6) with the
+//! constant-time correctly rounded square root of [`crate::fpr::Fpr::sqrt`], eight `f64` lanes
+//! at a time (the integer steps need AVX-512 DQ's 64-bit `vpmullq`, `vcvtqq2pd` and
+//! `vcvttpd2qq`).
+//!
+//! Every lane performs the operations of the scalar kernel in the same order (separate
+//! multiplications and additions, no fused multiply-add, IEEE-754 binary64 lane by lane), so
+//! the results are the same bits as the portable kernels'; the equivalence tests of
+//! `backend::tests` compare them. Only compiled with native floating point (`fpr-emu` keeps the
+//! portable kernels).
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use crate::fpr::Fpr;
+
+/// The twiddle table of [`crate::fft`] (cos, sin of pi BitRev10(k) / 1024 at 2k, 2k + 1).
+static GM_TAB: [u64; 2048] = crate::fft_table::GM_TAB;
+
+/// Eight values from `f[i..i + 8]`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn load(f: &[Fpr], i: usize) -> __m512d {
+    let c = &f[i..i + 8];
+    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 8 values,
+    // the 64 bytes read.
+    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
+}
+
+/// Stores eight values into `f[i..i + 8]`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn store(f: &mut [Fpr], i: usize, v: __m512d) {
+    let c = &mut f[i..i + 8];
+    // SAFETY: as in `load`; the 64 bytes written.
+    unsafe { _mm512_storeu_pd(c.as_mut_ptr().cast(), v) }
+}
+
+/// Eight twiddle words `GM_TAB[i..i + 8]` as `f64` lanes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn load_gm(i: usize) -> __m512d {
+    let c = &GM_TAB[i..i + 8];
+    // SAFETY: `c` holds 8 `u64`, the 64 bytes read; every bit pattern is an `f64`.
+    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn splat(x: u64) -> __m512i {
+    _mm512_set1_epi64(x as i64)
+}
+
+/// The even-indexed and the odd-indexed lanes of the 16 values (lo, hi).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn deinterleave(lo: __m512d, hi: __m512d) -> (__m512d, __m512d) {
+    let even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    let odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    (
+        _mm512_permutex2var_pd(lo, even, hi),
+        _mm512_permutex2var_pd(lo, odd, hi),
+    )
+}
+
+/// The twiddles of outputs k to k + 8 of [`split_level`] (node place u = k mod qm): gm(u + hm)
+/// and its negated imaginary part. Below eight per node the pattern repeats in every group of
+/// eight.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn twiddles(k: usize, qm: usize, hm: usize) -> (__m512d, __m512d) {
+    if qm >= 8 {
+        let i = (k & (qm - 1)) + hm;
+        let (w_re, w_im) = deinterleave(load_gm(2 * i), load_gm(2 * i + 8));
+        (w_re, _mm512_xor_pd(w_im, _mm512_set1_pd(-0.0)))
+    } else {
+        let mut w = [Fpr::ZERO; 16];
+        for j in 0..8 {
+            let i = (j & (qm - 1)) + hm;
+            w[j] = Fpr::from_bits(GM_TAB[2 * i]);
+            w[8 + j] = Fpr::from_bits(GM_TAB[2 * i + 1]).neg();
+        }
+        (load(&w, 0), load(&w, 8))
+    }
+}
+
+/// [`crate::fft::split_level`] eight outputs at a time (the portable kernel when a half holds
+/// fewer than eight or not a multiple of eight values).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [Fpr]; 2]) {
+    let h = f.len() >> 1;
+    let q = h >> 1;
+    if !q.is_multiple_of(8) {
+        crate::fft::split_level(f, hm, f0, f1);
+        return;
+    }
+    let (re, im) = f.split_at(h);
+    let [f0_re, f0_im] = f0;
+    let [f1_re, f1_im] = f1;
+    let qm = hm >> 1;
+    let half = _mm512_set1_pd(0.5);
+    let fixed = twiddles(0, qm, hm);
+    for k in (0..q).step_by(8) {
+        let (w_re, w_im) = if qm < 8 { fixed } else { twiddles(k, qm, hm) };
+        let (a_re, b_re) = deinterleave(load(re, 2 * k), load(re, 2 * k + 8));
+        let (a_im, b_im) = deinterleave(load(im, 2 * k), load(im, 2 * k + 8));
+        store(f0_re, k, _mm512_mul_pd(_mm512_add_pd(a_re, b_re), half));
+        store(f0_im, k, _mm512_mul_pd(_mm512_add_pd(a_im, b_im), half));
+        let (x_re, x_im) = (_mm512_sub_pd(a_re, b_re), _mm512_sub_pd(a_im, b_im));
+        let t_re = _mm512_sub_pd(_mm512_mul_pd(x_re, w_re), _mm512_mul_pd(x_im, w_im));
+        let t_im = _mm512_add_pd(_mm512_mul_pd(x_re, w_im), _mm512_mul_pd(x_im, w_re));
+        store(f1_re, k, _mm512_mul_pd(t_re, half));
+        store(f1_im, k, _mm512_mul_pd(t_im, half));
+    }
+}
+
+/// [`crate::fft::poly_split_fft`] (splitfft of one polynomial: [`split_level`] with a single
+/// node) for n >= 32, the portable kernel below.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
+    let n = f.len();
+    if n < 32 {
+        crate::fft::poly_split_fft(f0, f1, f);
+        return;
+    }
+    let q = n >> 2;
+    let (f0_re, f0_im) = f0.split_at_mut(q);
+    let (f1_re, f1_im) = f1.split_at_mut(q);
+    split_level(f, n >> 1, [f0_re, f0_im], [f1_re, f1_im]);
+}
+
+/// [`crate::fft::poly_merge_fft`] (Falcon spec v1.2, Algorithm 2: mergefft) eight outputs at a
+/// time for n >= 32, the portable kernel below.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
+    let n = f.len();
+    if n < 32 {
+        crate::fft::poly_merge_fft(f, f0, f1);
+        return;
+    }
+    let hn = n >> 1;
+    let qn = hn >> 1;
+    let lo = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+    let hi = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+    for u in (0..qn).step_by(8) {
+        let (a_re, a_im) = (load(f0, u), load(f0, u + qn));
+        let (c_re, c_im) = (load(f1, u), load(f1, u + qn));
+        let i = u + hn;
+        let (w_re, w_im) = deinterleave(load_gm(2 * i), load_gm(2 * i + 8));
+        let b_re = _mm512_sub_pd(_mm512_mul_pd(c_re, w_re), _mm512_mul_pd(c_im, w_im));
+        let b_im = _mm512_add_pd(_mm512_mul_pd(c_re, w_im), _mm512_mul_pd(c_im, w_re));
+        for (x, y, at) in [(a_re, b_re, 2 * u), (a_im, b_im, hn + 2 * u)] {
+            let (s, d) = (_mm512_add_pd(x, y), _mm512_sub_pd(x, y));
+            store(f, at, _mm512_permutex2var_pd(s, lo, d));
+            store(f, at + 8, _mm512_permutex2var_pd(s, hi, d));
+        }
+    }
+}
+
+/// `crate::fpr::backend::sqrt_bits` (the constant-time correctly rounded square root) on eight
+/// lanes, step for step: the same seed and Newton iterations in `f64`, the same exact
+/// remainders in 64-bit integers and the same masked corrections.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[inline]
+fn sqrt(x: __m512d) -> __m512d {
+    const FRAC: u64 = (1 << 52) - 1;
+    const ONE: u64 = 0x3FF0_0000_0000_0000;
+    const SQRT2: u64 = 0x3FF6_A09E_667F_3BCD;
+    const INV_SQRT2: u64 = 0x3FE6_A09E_667F_3BCD;
+    const MAGIC: f64 = 6755399441055744.0;
+    let pd = _mm512_set1_pd;
+    let b = _mm512_castpd_si512(x);
+    let e = _mm512_and_si512(_mm512_srli_epi64::<52>(b), splat(0x7ff));
+    let p = _mm512_and_si512(_mm512_add_epi64(e, splat(1)), splat(1));
+    let odd = _mm512_sub_epi64(_mm512_setzero_si512(), p);
+    let frac = _mm512_and_si512(b, splat(FRAC));
+    let m = _mm512_or_si512(frac, splat(1 << 52));
+    let md = _mm512_castsi512_pd(_mm512_or_si512(frac, splat(ONE)));
+    let mut y = _mm512_add_pd(
+        _mm512_mul_pd(
+            _mm512_sub_pd(
+                _mm512_mul_pd(pd(0.144_964_748_552_869_75), md),
+                pd(0.722_236_566_244_751_2),
+            ),
+            md,
+        ),
+        pd(1.573_680_746_050_896_1),
+    );
+    for _ in 0..3 {
+        let t = _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(pd(0.5), md), y), y);
+        y = _mm512_mul_pd(y, _mm512_sub_pd(pd(1.5), t));
+    }
+    let k = _mm512_castsi512_pd(_mm512_xor_si512(
+        splat(ONE),
+        _mm512_and_si512(splat(ONE ^ SQRT2), odd),
+    ));
+    let kinv = _mm512_castsi512_pd(_mm512_xor_si512(
+        splat(ONE),
+        _mm512_and_si512(splat(ONE ^ INV_SQRT2), odd),
+    ));
+    let s = _mm512_mul_pd(_mm512_mul_pd(md, y), k);
+    let r0 = _mm512_cvttpd_epi64(_mm512_mul_pd(s, pd((1u64 << 52) as f64)));
+    let m_low = _mm512_sllv_epi64(m, _mm512_add_epi64(p, splat(52)));
+    let d = _mm512_sub_epi64(m_low, _mm512_mullo_epi64(r0, r0));
+    let t = _mm512_add_pd(
+        _mm512_mul_pd(
+            _mm512_mul_pd(_mm512_cvtepi64_pd(d), _mm512_mul_pd(y, kinv)),
+            pd(1.0 / (1u64 << 53) as f64),
+        ),
+        pd(MAGIC),
+    );
+    let c = _mm512_sub_epi64(_mm512_castpd_si512(t), splat(MAGIC.to_bits()));
+    // round_root(m_low, r0 + c).
+    let mut r = _mm512_add_epi64(r0, c);
+    let mut d = _mm512_sub_epi64(m_low, _mm512_mullo_epi64(r, r));
+    let up = _mm512_srai_epi64::<63>(_mm512_sub_epi64(r, d));
+    let two_r1 = _mm512_add_epi64(_mm512_add_epi64(r, r), splat(1));
+    d = _mm512_sub_epi64(d, _mm512_and_si512(two_r1, up));
+    r = _mm512_sub_epi64(r, up);
+    let down = _mm512_srai_epi64::<63>(_mm512_sub_epi64(_mm512_add_epi64(d, r), splat(1)));
+    r = _mm512_add_epi64(r, down);
+    let exp = _mm512_slli_epi64::<52>(_mm512_srli_epi64::<1>(_mm512_sub_epi64(
+        _mm512_add_epi64(e, splat(1021)),
+        p,
+    )));
+    let out = _mm512_add_epi64(exp, r);
+    // Zero (and subnormal) inputs give +0.
+    let nonzero = _mm512_cmpneq_epi64_mask(e, _mm512_setzero_si512());
+    _mm512_castsi512_pd(_mm512_maskz_mov_epi64(nonzero, out))
+}
+
+/// Each x of `v` replaced by sqrt(x) s, eight at a time (the portable kernel for the rest).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+pub(super) fn sqrt_scale(v: &mut [Fpr], s: Fpr) {
+    let whole = v.len() & !7;
+    let sv = _mm512_set1_pd(f64::from_bits(s.to_bits()));
+    for i in (0..whole).step_by(8) {
+        let x = load(v, i);
+        store(v, i, _mm512_mul_pd(sqrt(x), sv));
+    }
+    for x in v[whole..].iter_mut() {
+        *x = x.sqrt().mul(s);
+    }
+}
