@@ -1,5 +1,6 @@
 //! Tests of the M4 comparison's rows (the model, the does-not-fit reasons).
 
+use super::rows::{common_variant, does_not_fit};
 use super::*;
 
 const F512: Image = Image {
