@@ -13,30 +13,12 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_fft::{load, store};
 use crate::fpr::Fpr;
 
-/// Eight values from `f[i..i + 8]`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
 #[inline]
-fn load(f: &[Fpr], i: usize) -> __m512d {
-    let c = &f[i..i + 8];
-    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 8 values,
-    // the 64 bytes read.
-    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
-}
-
-/// Stores eight values into `f[i..i + 8]`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn store(f: &mut [Fpr], i: usize, v: __m512d) {
-    let c = &mut f[i..i + 8];
-    // SAFETY: as in `load`; the 64 bytes written.
-    unsafe { _mm512_storeu_pd(c.as_mut_ptr().cast(), v) }
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn splat(x: u64) -> __m512i {
+pub(super) fn splat(x: u64) -> __m512i {
     _mm512_set1_epi64(x as i64)
 }
 

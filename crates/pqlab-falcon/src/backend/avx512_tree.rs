@@ -14,44 +14,9 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_fft::{GM_TAB, load, load_gm, store};
+use super::avx512_ldl::splat;
 use crate::fpr::Fpr;
-
-/// The twiddle table of [`crate::fft`] (cos, sin of pi BitRev10(k) / 1024 at 2k, 2k + 1).
-static GM_TAB: [u64; 2048] = crate::fft_table::GM_TAB;
-
-/// Eight values from `f[i..i + 8]`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn load(f: &[Fpr], i: usize) -> __m512d {
-    let c = &f[i..i + 8];
-    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 8 values,
-    // the 64 bytes read.
-    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
-}
-
-/// Stores eight values into `f[i..i + 8]`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn store(f: &mut [Fpr], i: usize, v: __m512d) {
-    let c = &mut f[i..i + 8];
-    // SAFETY: as in `load`; the 64 bytes written.
-    unsafe { _mm512_storeu_pd(c.as_mut_ptr().cast(), v) }
-}
-
-/// Eight twiddle words `GM_TAB[i..i + 8]` as `f64` lanes.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn load_gm(i: usize) -> __m512d {
-    let c = &GM_TAB[i..i + 8];
-    // SAFETY: `c` holds 8 `u64`, the 64 bytes read; every bit pattern is an `f64`.
-    unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-#[inline]
-fn splat(x: u64) -> __m512i {
-    _mm512_set1_epi64(x as i64)
-}
 
 /// The even-indexed and the odd-indexed lanes of the 16 values (lo, hi).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
