@@ -68,7 +68,9 @@
 //!   Decoding, verification and [`hash_to_point_vartime`] handle public data only.
 //! * **Depends on the hardware**: with the native back end, the latency of floating-point
 //!   addition, subtraction, multiplication and conversion, constant for normal operands on
-//!   current x86-64 and AArch64 cores (subnormals do not occur in these computations). The
+//!   current x86-64 and AArch64 cores (subnormals do not occur in these computations), and of
+//!   AVX-512's `vrcp14pd` (a table lookup, fixed latency), the seed of the AVX-512 LDL
+//!   kernel's reciprocal, which is then made exact with integer steps. The
 //!   public `Fpr::div` (not used by key generation or signing) still uses the hardware
 //!   division. The `fpr-emu` back end uses only integer operations without data-dependent
 //!   branches.
