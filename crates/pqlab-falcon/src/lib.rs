@@ -27,8 +27,8 @@
 //! image of `pqlab compare --target cortex-m4`, whose figures include decoding the encoded
 //! keys): key generation 53 / 96 KiB on x86-64, 43 / 81 KiB on the M4, most of it the
 //! solver's one workspace of 13 n words and 2 n floating-point values; signing with a plain
-//! [`SigningKey`] (the tree computed on the way in 8 n values) 44 / 80 KiB, on the M4 44 / 83
-//! KiB; signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 32 KiB for Falcon-512, beside
+//! [`SigningKey`] (the tree computed on the way in 8 n values, each degree-16 subtree built
+//! whole in 80 more) 44 / 80 KiB, on the M4 44 / 83 KiB (Falcon-512: 45,636 bytes); signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 32 KiB for Falcon-512, beside
 //! the key itself (60 / 120 KiB; its tree array has one spare row for n = 512, so that both
 //! sizes share one type; [`SigningKey::with_expanded`] builds it in place, never copied);
 //! verification from a decoded [`VerifyingKey`] 5.7 / 10.7 KiB, and from the encoded key
@@ -52,11 +52,12 @@
 //!   check, NTRUSolve's reductions) is `Fpr::inv`, which uses **no division instruction**: with
 //!   the native back end a seed and Newton steps in `f64` multiplications, then an exact
 //!   128-bit integer correction (bit-identical to the correctly rounded IEEE division, so all
-//!   KAT keys and signatures are unchanged; the AVX-512 back end runs the same steps on four
-//!   lanes in ffLDL); with `fpr-emu` integer operations. Square roots (the tree's leaves) use
-//!   no square-root instruction either: with the native back end a Newton estimate in `f64`
-//!   and an exact integer rounding step (bit-identical to the IEEE square root), with `fpr-emu`
-//!   a fixed digit-by-digit loop; both branch-free. The base sampler scans its whole table; secret
+//!   KAT keys and signatures are unchanged; the AVX-512 back end runs the same correction on
+//!   eight lanes in ffLDL, from a `vrcp14pd` seed); with `fpr-emu` integer operations. Square
+//!   roots (the tree's leaves) use no square-root instruction either: with the native back end
+//!   a Newton estimate in `f64` and an exact integer rounding step (bit-identical to the IEEE
+//!   square root; the AVX-512 back end runs it on eight lanes), with `fpr-emu` a fixed
+//!   digit-by-digit loop; all branch-free. The base sampler scans its whole table; secret
 //!   keys, expanded keys and the sampler state are zeroized on drop.
 //! * **Is not** constant time, by design: NTRUSolve (its loop counts and integer sizes depend
 //!   on the norms of f and g); BerExp and SamplerZ branch on the rejection outcome and on the
