@@ -232,29 +232,19 @@ pub(crate) fn poly_ldlmv_fft(
 }
 
 /// Falcon spec v1.2, Algorithm 1: splitfft. f (size n) to f0, f1 (size n/2) with
-/// f(x) = f0(x^2) + x f1(x^2).
+/// f(x) = f0(x^2) + x f1(x^2): for n = 2 the identity on (re, im), else [`split_level`] with
+/// one node.
 pub(crate) fn poly_split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
     let n = f.len();
-    let hn = n >> 1;
-    let qn = hn >> 1;
-    f0[0] = f[0];
-    f1[0] = f[hn];
-    for u in 0..qn {
-        let a_re = f[u << 1];
-        let a_im = f[(u << 1) + hn];
-        let b_re = f[(u << 1) + 1];
-        let b_im = f[(u << 1) + 1 + hn];
-        f0[u] = a_re.add(b_re).half();
-        f0[u + qn] = a_im.add(b_im).half();
-        let (t_re, t_im) = cmul(
-            a_re.sub(b_re),
-            a_im.sub(b_im),
-            gm((u + hn) << 1),
-            gm(((u + hn) << 1) + 1).neg(),
-        );
-        f1[u] = t_re.half();
-        f1[u + qn] = t_im.half();
+    if n < 4 {
+        f0[0] = f[0];
+        f1[0] = f[n >> 1];
+        return;
     }
+    let q = n >> 2;
+    let (f0_re, f0_im) = f0.split_at_mut(q);
+    let (f1_re, f1_im) = f1.split_at_mut(q);
+    split_level(f, n >> 1, [f0_re, f0_im], [f1_re, f1_im]);
 }
 
 /// Falcon spec v1.2, Algorithm 1 (splitfft) on every node of one depth of the Falcon tree (see

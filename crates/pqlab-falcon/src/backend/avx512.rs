@@ -117,12 +117,6 @@ impl Ops for Avx512 {
     }
 
     #[cfg(not(feature = "fpr-emu"))]
-    fn split_fft(f0: &mut [crate::fpr::Fpr], f1: &mut [crate::fpr::Fpr], f: &[crate::fpr::Fpr]) {
-        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
-        unsafe { super::avx512_tree::split_fft(f0, f1, f) }
-    }
-
-    #[cfg(not(feature = "fpr-emu"))]
     fn merge_fft(f: &mut [crate::fpr::Fpr], f0: &[crate::fpr::Fpr], f1: &[crate::fpr::Fpr]) {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
         unsafe { super::avx512_tree::merge_fft(f, f0, f1) }

@@ -1,9 +1,9 @@
 //! The kernels of the AVX-512 back end that build and walk the Falcon tree: splitfft over a
 //! whole depth of the tree (`crate::ffldl_levels`, [`crate::fft::split_level`], Falcon spec
-//! v1.2, Algorithm 1) or of one polynomial, mergefft (Algorithm 2), and the leaf normalization sqrt(x) / sigma (Algorithm 8, step 6) with the
-//! constant-time correctly rounded square root of [`crate::fpr::Fpr::sqrt`], eight `f64` lanes
-//! at a time (the integer steps need AVX-512 DQ's 64-bit `vpmullq`, `vcvtqq2pd` and
-//! `vcvttpd2qq`).
+//! v1.2, Algorithm 1; one polynomial is one node), mergefft (Algorithm 2), and the leaf
+//! normalization sqrt(x) / sigma (Algorithm 8, step 6) with the constant-time correctly rounded
+//! square root of [`crate::fpr::Fpr::sqrt`], eight `f64` lanes at a time (the integer steps
+//! need AVX-512 DQ's 64-bit `vpmullq`, `vcvtqq2pd` and `vcvttpd2qq`).
 //!
 //! Every lane performs the operations of the scalar kernel in the same order (separate
 //! multiplications and additions, no fused multiply-add, IEEE-754 binary64 lane by lane), so
@@ -79,21 +79,6 @@ pub(super) fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [
         store(f1_re, k, _mm512_mul_pd(t_re, half));
         store(f1_im, k, _mm512_mul_pd(t_im, half));
     }
-}
-
-/// [`crate::fft::poly_split_fft`] (splitfft of one polynomial: [`split_level`] with a single
-/// node) for n >= 32, the portable kernel below.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) fn split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
-    let n = f.len();
-    if n < 32 {
-        crate::fft::poly_split_fft(f0, f1, f);
-        return;
-    }
-    let q = n >> 2;
-    let (f0_re, f0_im) = f0.split_at_mut(q);
-    let (f1_re, f1_im) = f1.split_at_mut(q);
-    split_level(f, n >> 1, [f0_re, f0_im], [f1_re, f1_im]);
 }
 
 /// [`crate::fft::poly_merge_fft`] (Falcon spec v1.2, Algorithm 2: mergefft) eight outputs at a

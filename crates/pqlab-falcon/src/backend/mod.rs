@@ -280,10 +280,18 @@ pub(crate) trait Ops {
         crate::fft::split_level(f, hm, f0, f1);
     }
 
-    /// Falcon spec v1.2, Algorithm 1: splitfft of one polynomial ([`crate::fft::poly_split_fft`];
-    /// the AVX-512 back end computes the same bits eight values at a time).
+    /// Falcon spec v1.2, Algorithm 1: splitfft of one polynomial ([`crate::fft::poly_split_fft`]:
+    /// [`Ops::split_level`] with one node, so every back end's split kernel serves both).
     fn split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr]) {
-        crate::fft::poly_split_fft(f0, f1, f);
+        let n = f.len();
+        if n < 4 {
+            crate::fft::poly_split_fft(f0, f1, f);
+            return;
+        }
+        let q = n >> 2;
+        let (f0_re, f0_im) = f0.split_at_mut(q);
+        let (f1_re, f1_im) = f1.split_at_mut(q);
+        Self::split_level(f, n >> 1, [f0_re, f0_im], [f1_re, f1_im]);
     }
 
     /// Falcon spec v1.2, Algorithm 2: mergefft ([`crate::fft::poly_merge_fft`]; the AVX-512 back
