@@ -171,28 +171,13 @@ fn keygen_writes_bouncycastles_falcon_form() {
         ("falcon-1024", "1.3.9999.3.14"),
     ] {
         let (pk_raw, sk_raw) = dir.keygen(alg, &format!("{alg}-raw-"), "raw", Some(&seed));
-        let (pk, sk) = (
-            dir.arg(&format!("{alg}-pk.pem")),
-            dir.arg(&format!("{alg}-sk.pem")),
+        let (pk, sk) = dir.keygen_with(
+            alg,
+            &format!("{alg}-bc-"),
+            "pem",
+            Some(&seed),
+            &["--falcon-form", "bc"],
         );
-        let out = run_with(
-            &[
-                "keygen",
-                alg,
-                "--public-key",
-                &pk,
-                "--secret-key",
-                &sk,
-                "--format",
-                "pem",
-                "--falcon-form",
-                "bc",
-                "--seed-file",
-                "-",
-            ],
-            seed.as_bytes(),
-        );
-        assert_ok(&out);
         // The same key as the raw files, in BouncyCastle's SEQUENCE (version 0).
         let der = pem_der(&std::fs::read(&sk).unwrap(), "PRIVATE KEY");
         let (version, fg_big_f, h) = bouncycastle_fields(&der, oid);

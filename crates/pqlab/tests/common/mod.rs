@@ -128,6 +128,18 @@ impl Dir {
         format: &str,
         seed: Option<&str>,
     ) -> (String, String) {
+        self.keygen_with(alg, prefix, format, seed, &[])
+    }
+
+    /// [`Dir::keygen`] with `extra` arguments on the command line.
+    pub fn keygen_with(
+        &self,
+        alg: &str,
+        prefix: &str,
+        format: &str,
+        seed: Option<&str>,
+        extra: &[&str],
+    ) -> (String, String) {
         let (pk, sk) = (
             self.arg(&format!("{prefix}pk")),
             self.arg(&format!("{prefix}sk")),
@@ -142,6 +154,7 @@ impl Dir {
             "--format",
             format,
         ];
+        args.extend_from_slice(extra);
         if seed.is_some() {
             args.extend(["--seed-file", "-"]);
         }
