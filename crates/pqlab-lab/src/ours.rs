@@ -120,14 +120,17 @@ impl<P: pqlab_mldsa::ParameterSet> Signer for SigningKey<P> {
     }
 
     fn sign_counting(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<Option<u32>, LabError> {
-        // A match, not map_err and `?`: each of those moves the signature once more.
-        let (sig, loops) = match SigningKey::sign_counted(self, msg, &[]) {
-            Ok(r) => r,
-            Err(e) => return Err(lib_err(e)),
-        };
-        out.clear();
-        out.extend_from_slice(sig.as_bytes());
-        Ok(Some(loops))
+        // The signature read where sign_counted returned it: map_err, `?` or a destructuring
+        // `let` would each move it (kilobytes of stack) once more.
+        let signed = SigningKey::sign_counted(self, msg, &[]);
+        match &signed {
+            Ok((sig, loops)) => {
+                out.clear();
+                out.extend_from_slice(sig.as_bytes());
+                Ok(Some(*loops))
+            }
+            Err(e) => Err(lib_err(e)),
+        }
     }
 }
 
