@@ -76,11 +76,18 @@ impl<P: pqlab_mldsa::ParameterSet + Sync + Send> SignatureImpl for MlDsa<P> {
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
-        // pk as ML-DSA.KeyGen outputs it (encoded), as the peers' keygen does; a VerifyingKey
-        // would add the NTT of t1, which only verification needs.
-        let (pk, sk) = SigningKey::<P>::generate_encoded().map_err(lib_err)?;
-        out.set(pk.as_ref(), sk.to_expanded().as_ref());
-        Ok(())
+        // FIPS 204, Algorithm 1: ML-DSA.KeyGen (xi from the OS, as SigningKey::generate draws
+        // it) through the encoded-key API: pk and sk encoded into the caller's buffers, as the
+        // peers' keygen outputs them (a VerifyingKey would add the NTT of t1, which only
+        // verification needs; keys returned by value would add their size in stack per move).
+        let mut xi = [0u8; 32];
+        getrandom::fill(&mut xi)
+            .map_err(|e| LabError::Implementation(format!("OS randomness: {e}")))?;
+        out.public.resize(P::PK_LEN, 0);
+        out.secret.resize(P::SK_LEN, 0);
+        let r = pqlab_mldsa::key_gen_encoded::<P>(&xi, &mut out.public, &mut out.secret);
+        pqlab_arith::wipe::wipe(&mut xi);
+        r.map_err(lib_err)
     }
 
     fn signer(&self, secret: &[u8]) -> Result<Box<dyn Signer>, LabError> {
@@ -113,10 +120,17 @@ impl<P: pqlab_mldsa::ParameterSet> Signer for SigningKey<P> {
     }
 
     fn sign_counting(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<Option<u32>, LabError> {
-        let (sig, loops) = SigningKey::sign_counted(self, msg, &[]).map_err(lib_err)?;
-        out.clear();
-        out.extend_from_slice(sig.as_bytes());
-        Ok(Some(loops))
+        // The signature read where sign_counted returned it: map_err, `?` or a destructuring
+        // `let` would each move it (kilobytes of stack) once more.
+        let signed = SigningKey::sign_counted(self, msg, &[]);
+        match &signed {
+            Ok((sig, loops)) => {
+                out.clear();
+                out.extend_from_slice(sig.as_bytes());
+                Ok(Some(*loops))
+            }
+            Err(e) => Err(lib_err(e)),
+        }
     }
 }
 
@@ -155,9 +169,23 @@ impl<P: pqlab_mlkem::ParameterSet + Sync + Send> KemImpl for MlKem<P> {
     }
 
     fn keygen(&self, out: &mut KeyPair) -> Result<(), LabError> {
-        let dk = DecapsulationKey::<P>::generate().map_err(lib_err)?;
-        out.set(dk.encapsulation_key().as_bytes(), dk.to_expanded().as_ref());
-        Ok(())
+        // FIPS 203, Algorithm 19: ML-KEM.KeyGen (d || z from the OS, as
+        // DecapsulationKey::generate draws them) through the encoded-key API, which writes ek
+        // and the expanded dk into the caller's buffers as the peers' keygen does; a decoded
+        // key returned by value (with A_hat, up to 14 KB) would add its size in stack per move.
+        let mut seed = [0u8; 64];
+        getrandom::fill(&mut seed)
+            .map_err(|e| LabError::Implementation(format!("OS randomness: {e}")))?;
+        let (mut d, mut z) = ([0u8; 32], [0u8; 32]);
+        d.copy_from_slice(&seed[..32]);
+        z.copy_from_slice(&seed[32..]);
+        pqlab_arith::wipe::wipe(&mut seed);
+        out.public.resize(P::EK_LEN, 0);
+        out.secret.resize(P::DK_LEN, 0);
+        let r = pqlab_mlkem::key_gen_encoded::<P>(&d, &z, &mut out.public, &mut out.secret);
+        pqlab_arith::wipe::wipe(&mut d);
+        pqlab_arith::wipe::wipe(&mut z);
+        r.map_err(lib_err)
     }
 
     fn encapsulator(&self, public: &[u8]) -> Result<Box<dyn Encapsulator>, LabError> {

@@ -174,7 +174,8 @@ pub(crate) fn key_gen_into<P: ParameterSet, B: Ops>(
 /// PQClean's crypto_sign_keypair. s1 and s2 go straight into their packed places in `sk`
 /// (and are unpacked from there where they are used), t1 and t0 row by row into theirs, and
 /// tr = H(pk, 64) is hashed from `pk` at the end: no vector is held beyond what [`t_rows`]
-/// holds.
+/// holds. One frame per back end (never inlined into the dispatch).
+#[inline(never)]
 pub(crate) fn key_gen_bytes<P: ParameterSet, B: Ops>(xi: &[u8; 32], pk: &mut [u8], sk: &mut [u8]) {
     // (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128): rho and K
     // straight into sk, rho' kept for ExpandS.

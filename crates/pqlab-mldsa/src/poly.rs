@@ -180,6 +180,22 @@ pub(crate) fn matrix_rows<B: Ops>(
     col.zeroize();
 }
 
+/// FIPS 204, Algorithm 48: [`matrix_rows`] in a frame of its own (never inlined), for a caller
+/// that streams A_hat on one path only (signing without a prepared A_hat): the batch of entries
+/// (up to eight polynomials) and the sampler's lanes then take stack only on that path, not in
+/// the caller's frame on the other.
+#[cfg(not(feature = "small-memory"))]
+#[inline(never)]
+pub(crate) fn matrix_rows_apart<B: Ops>(
+    rho: &[u8; 32],
+    k: usize,
+    l: usize,
+    v: &Columns<'_>,
+    row_done: impl FnMut(usize, &mut Poly),
+) {
+    matrix_rows::<B>(rho, k, l, v, row_done);
+}
+
 /// One term of a row of FIPS 204, Algorithm 48 (MatrixVectorNTT) with A_hat\[r\]\[s\]
 /// (Algorithm 32) streamed coefficient by coefficient ([`rej_ntt_poly_each`]) into the
 /// product: acc = A_hat\[r\]\[s\] o v_hat * 2^-32 for s = 0, acc += that product after

@@ -208,6 +208,10 @@ fn sample_batch<B: Ops>(rho: &[u8; 32], l: usize, first: usize, out: &mut [Poly]
 /// The rejection depends on the secret stream; as in the standard and the reference
 /// implementation, only the number of rejected half-bytes can leak (here: how many blocks
 /// each batch of lanes squeezes), and rejected values are independent of the accepted ones.
+///
+/// Never inlined: its batch (up to eight polynomials, the lanes and their blocks) takes stack
+/// only during ExpandS, not in the key generation's frame for the rest of it.
+#[inline(never)]
 pub(crate) fn expand_s_each<P: ParameterSet, B: Ops>(
     rho_prime: &[u8; 64],
     mut f: impl FnMut(usize, &Poly),

@@ -63,7 +63,8 @@ pub fn decapsulate_encoded<P: ParameterSet>(dk: &[u8], ct: &[u8]) -> Result<Shar
     dispatch!(B => decaps_with::<P, B>(dk, ct))
 }
 
-/// [`key_gen_encoded`] on the kernels of `B`: the key is built and encoded.
+/// [`key_gen_encoded`] on the kernels of `B`: the key is built in place in this frame (no
+/// by-value return, so one copy of it on the stack) and encoded.
 #[cfg(not(feature = "small-memory"))]
 fn key_gen_with<P: ParameterSet, B: Ops>(
     d: &[u8; 32],
@@ -71,9 +72,10 @@ fn key_gen_with<P: ParameterSet, B: Ops>(
     ek_out: &mut [u8],
     dk_out: &mut [u8],
 ) {
-    let dk = crate::DecapsulationKey::<P>::from_seed(d, z);
+    let mut dk = crate::DecapsulationKey::<P>::empty();
+    crate::kem::key_gen_internal_with::<P, B>(d, z, &mut dk);
     ek_out.copy_from_slice(dk.encapsulation_key().as_bytes().as_ref());
-    crate::kem::encode_decapsulation_key::<P>(&dk, dk_out);
+    crate::kem::encode_decapsulation_key_with::<P, B>(&dk, dk_out);
 }
 
 /// [`key_gen_encoded`] on the kernels of `B`, streaming into the encodings: dk_PKE straight

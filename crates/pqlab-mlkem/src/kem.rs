@@ -24,7 +24,9 @@ pub(crate) fn key_gen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut Dec
 }
 
 /// [`key_gen_internal`] on the kernels of `B`, into `dk` (a [`DecapsulationKey::empty`] key):
-/// the key (k^2 + 2k polynomials) is built where it stays.
+/// the key (k^2 + 2k polynomials) is built where it stays. One frame per back end (never
+/// inlined): inlined into the dispatch, the scratch of all three would add up in one frame.
+#[inline(never)]
 pub(crate) fn key_gen_internal_with<P: ParameterSet, B: Ops>(
     d: &[u8],
     z: &[u8],
@@ -293,7 +295,7 @@ pub(crate) fn encode_decapsulation_key<P: ParameterSet>(dk: &DecapsulationKey<P>
 }
 
 /// [`encode_decapsulation_key`] on the kernels of `B`.
-fn encode_decapsulation_key_with<P: ParameterSet, B: Ops>(
+pub(crate) fn encode_decapsulation_key_with<P: ParameterSet, B: Ops>(
     dk: &DecapsulationKey<P>,
     out: &mut [u8],
 ) {

@@ -10,7 +10,7 @@ use zeroize::Zeroize;
 use super::{Challenge, HintBits, KeyParts, Prepared, Secret, secret_hat};
 use crate::backend::Ops;
 use crate::params::ParameterSet;
-use crate::poly::{Columns, Poly, matrix_rows, row_product};
+use crate::poly::{Columns, Poly, matrix_rows_apart, row_product};
 
 /// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), and the scratch of w1 and
 /// w0 (reused by every attempt), wiped on drop.
@@ -113,7 +113,7 @@ fn c_times<P: ParameterSet, B: Ops>(
 }
 
 /// FIPS 204, Algorithm 7 line 12, row by row: `f(r, w[r])` with w = NTT^-1(A_hat o y_hat) in
-/// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows`]).
+/// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows_apart`]).
 #[inline(never)]
 fn w_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
@@ -135,7 +135,7 @@ fn w_rows<P: ParameterSet, B: Ops>(
                 finish(r, &mut w);
             }
         }
-        None => matrix_rows::<B>(sk.rho, P::K, P::L, columns, finish),
+        None => matrix_rows_apart::<B>(sk.rho, P::K, P::L, columns, finish),
     }
 }
 
