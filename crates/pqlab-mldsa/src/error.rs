@@ -30,6 +30,10 @@ pub enum Error {
     UnknownHash,
     /// The random number generator failed.
     Randomness,
+    /// Signing gave up after [`SIGNING_ATTEMPTS`](crate::SIGNING_ATTEMPTS) rejected attempts
+    /// (FIPS 204, Appendix C allows such a bound, at least 814; a key made by ML-DSA.KeyGen
+    /// reaches it with probability below 2^-256, so it means a faulty key or machine).
+    SigningLimitReached,
 }
 
 impl fmt::Display for Error {
@@ -49,6 +53,12 @@ impl fmt::Display for Error {
             Error::InvalidSignature => f.write_str("signature does not verify"),
             Error::UnknownHash => f.write_str("unknown pre-hash function"),
             Error::Randomness => f.write_str("the random number generator failed"),
+            Error::SigningLimitReached => write!(
+                f,
+                "signing gave up after {} rejected attempts (FIPS 204, Appendix C): a faulty \
+                 secret key or machine",
+                crate::SIGNING_ATTEMPTS
+            ),
         }
     }
 }

@@ -53,7 +53,7 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
     pub fn sign_counted(&self, msg: &[u8], ctx: &[u8]) -> Result<(Signature<P>, u32), Error> {
         let rnd = crate::keys::os_random_32()?;
         let mu = mu::mu_pure(&self.key.tr, msg, ctx)?;
-        Ok(self.sign_mu_counted(&mu, &rnd))
+        self.sign_mu_counted(&mu, &rnd)
     }
 
     /// FIPS 204, Algorithm 2: ML-DSA.Sign with a given rnd (fresh randomness, or zero for the
@@ -78,7 +78,7 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
         rnd: &[u8; 32],
     ) -> Result<(Signature<P>, u32), Error> {
         let mu = mu::mu_pure(&self.key.tr, msg, ctx)?;
-        Ok(self.sign_mu_counted(&mu, rnd))
+        self.sign_mu_counted(&mu, rnd)
     }
 
     /// FIPS 204, Algorithm 2: ML-DSA.Sign in its deterministic variant (rnd = 0^32).
@@ -88,7 +88,14 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
 
     /// FIPS 204, Algorithm 7 from line 7 on, for a precomputed mu ("external mu"), also
     /// returning how many times the rejection loop ran.
-    pub fn sign_mu_counted(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> (Signature<P>, u32) {
+    ///
+    /// # Errors
+    /// [`Error::SigningLimitReached`] (see [`SigningKey::sign_internal`]).
+    pub fn sign_mu_counted(
+        &self,
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+    ) -> Result<(Signature<P>, u32), Error> {
         dispatch!(on self.backend, B => sign_prepared::<P, B>(&self.key, &self.prepared, mu, rnd))
     }
 }

@@ -199,7 +199,7 @@ impl<P: ParameterSet> SigningKey<P> {
     pub fn sign_counted(&self, msg: &[u8], ctx: &[u8]) -> Result<(Signature<P>, u32), Error> {
         let rnd = os_random_32()?;
         let mu = mu::mu_pure(&self.tr, msg, ctx)?;
-        Ok(self.sign_mu_counted(&mu, &rnd))
+        self.sign_mu_counted(&mu, &rnd)
     }
 
     /// FIPS 204, Algorithm 2: ML-DSA.Sign, hedged with 32 bytes from `rng`.
@@ -227,7 +227,7 @@ impl<P: ParameterSet> SigningKey<P> {
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
         let mu = mu::mu_pure(&self.tr, msg, ctx)?;
-        Ok(self.sign_mu(&mu, rnd))
+        self.sign_mu(&mu, rnd)
     }
 
     /// FIPS 204, Algorithm 4: HashML-DSA.Sign with pre-hash `hash`, hedged with OS randomness.
@@ -251,26 +251,41 @@ impl<P: ParameterSet> SigningKey<P> {
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
         let mu = mu::mu_prehash(&self.tr, msg, ctx, hash)?;
-        Ok(self.sign_mu(&mu, rnd))
+        self.sign_mu(&mu, rnd)
     }
 
     /// FIPS 204, Algorithm 7: ML-DSA.Sign_internal on the formatted message M'.
-    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
+    ///
+    /// # Errors
+    /// [`Error::SigningLimitReached`] when all [`SIGNING_ATTEMPTS`](crate::SIGNING_ATTEMPTS)
+    /// attempts were rejected, which a key made by ML-DSA.KeyGen does with probability below
+    /// 2^-256 (FIPS 204, Appendix C); so does every signing method below.
+    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
         let mu = mu::mu_internal(&self.tr, m_prime);
         self.sign_mu(&mu, rnd)
     }
 
     /// FIPS 204, Algorithm 7 from line 7 on: signs a precomputed mu = H(tr || M', 64)
     /// ("external mu", FIPS 204 Section 6.2 and its footnote).
-    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
-        sign::sign_mu::<P>(self, mu, rnd).0
+    ///
+    /// # Errors
+    /// [`Error::SigningLimitReached`], see [`sign_internal`](Self::sign_internal).
+    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
+        sign::sign_mu::<P>(self, mu, rnd).map(|(sig, _)| sig)
     }
 
     /// [`sign_mu`](Self::sign_mu) that also returns how many times the rejection loop of
     /// FIPS 204, Algorithm 7 (lines 10 to 32) ran for this signature (1 when the first candidate
     /// was accepted). For measuring the rejection-sampling distribution; the count is the loop's
     /// own counter kappa / l, so this costs nothing extra.
-    pub fn sign_mu_counted(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> (Signature<P>, u32) {
+    ///
+    /// # Errors
+    /// [`Error::SigningLimitReached`], see [`sign_internal`](Self::sign_internal).
+    pub fn sign_mu_counted(
+        &self,
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+    ) -> Result<(Signature<P>, u32), Error> {
         sign::sign_mu::<P>(self, mu, rnd)
     }
 }

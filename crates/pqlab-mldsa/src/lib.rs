@@ -57,3 +57,12 @@ pub use sign_encoded::{
 
 /// The longest context string that FIPS 204 allows, in bytes.
 pub const MAX_CONTEXT_LEN: usize = 255;
+
+/// How many attempts of the rejection loop (FIPS 204, Algorithm 7 lines 10 to 32) signing makes
+/// before it gives up with [`Error::SigningLimitReached`]: FIPS 204, Appendix C (Table 3) allows
+/// a bound and requires it to be at least 814 for every parameter set, for which a key made by
+/// ML-DSA.KeyGen reaches it with probability below 2^-256 (the expected number is 4.25 for
+/// ML-DSA-44, 5.1 for ML-DSA-65, 3.85 for ML-DSA-87). Unbounded, the loop would never end on
+/// a fault that rejects every attempt, and its counter kappa (2 bytes in ExpandMask,
+/// Algorithm 34) would wrap after 65536 / l attempts and repeat masks.
+pub const SIGNING_ATTEMPTS: u32 = 814;

@@ -19,6 +19,7 @@ use crate::backend::{Ops, dispatch};
 #[cfg(not(feature = "small-memory"))]
 use crate::ball::BallMasks;
 use crate::encode::hint_bit_pack;
+use crate::error::Error;
 use crate::keys::{Signature, SigningKey};
 use crate::params::{ByteArray, D, MAX_K, ParameterSet};
 use crate::poly::Poly;
@@ -177,12 +178,13 @@ use streamed::Work;
 /// FIPS 204, Algorithm 7: ML-DSA.Sign_internal, lines 1 to 5 and 7 to 33, with mu given.
 ///
 /// Also returns how many times the rejection loop (lines 10 to 32) ran: kappa / l at the end,
-/// a count the loop keeps anyway, so reporting it costs nothing.
+/// a count the loop keeps anyway, so reporting it costs nothing; [`Error::SigningLimitReached`]
+/// when no attempt was accepted (a key not made by ML-DSA.KeyGen).
 pub(crate) fn sign_mu<P: ParameterSet>(
     sk: &SigningKey<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
-) -> (Signature<P>, u32) {
+) -> Result<(Signature<P>, u32), Error> {
     dispatch!(B => sign_mu_with::<P, B>(sk, mu, rnd))
 }
 
@@ -239,7 +241,7 @@ pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
     sk: &SigningKey<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
-) -> (Signature<P>, u32) {
+) -> Result<(Signature<P>, u32), Error> {
     let mut sig = Signature {
         encoded: P::SigBytes::zeroed(),
     };
@@ -248,29 +250,30 @@ pub(crate) fn sign_mu_with<P: ParameterSet, B: Ops>(
         mu,
         rnd,
         AsMut::<[u8]>::as_mut(&mut sig.encoded),
-    );
-    (sig, attempts)
+    )?;
+    Ok((sig, attempts))
 }
 
 /// FIPS 204, Algorithm 7 lines 1 to 5 and 7 to 33 on the kernels of `B`, the signature written
 /// into `sig` (`P::SIG_LEN` bytes): with the per-key part prepared first (A_hat and the
 /// NTT-domain secrets held for the rejection loop), or under `small-memory` with nothing
-/// prepared (A_hat streamed, the secrets read packed). Returns the number of attempts.
+/// prepared (A_hat streamed, the secrets read packed). Returns the number of attempts (or
+/// [`Error::SigningLimitReached`], `sig` wiped).
 pub(crate) fn sign_mu_into<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
-) -> u32 {
+) -> Result<u32, Error> {
     #[cfg(not(feature = "small-memory"))]
     {
         // Filled where it lies, not returned by value.
         let mut prep = Prepared::<P>::empty();
         prep.prepare::<B>(sk);
-        sign_loop::<P, B>(sk, Some(&prep), mu, rnd, sig)
+        sign_loop::<P, B>(sk, Some(&prep), mu, rnd, sig, crate::SIGNING_ATTEMPTS)
     }
     #[cfg(feature = "small-memory")]
-    sign_loop::<P, B>(sk, None, mu, rnd, sig)
+    sign_loop::<P, B>(sk, None, mu, rnd, sig, crate::SIGNING_ATTEMPTS)
 }
 
 /// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done beforehand (`prep`, made by
@@ -280,7 +283,7 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
     prep: &Prepared<P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
-) -> (Signature<P>, u32) {
+) -> Result<(Signature<P>, u32), Error> {
     let mut sig = Signature {
         encoded: P::SigBytes::zeroed(),
     };
@@ -290,21 +293,26 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
         mu,
         rnd,
         AsMut::<[u8]>::as_mut(&mut sig.encoded),
-    );
-    (sig, attempts)
+        crate::SIGNING_ATTEMPTS,
+    )?;
+    Ok((sig, attempts))
 }
 
 /// FIPS 204, Algorithm 7 from line 7 on, with lines 2 to 5 done in `prep` or (without it) one
 /// polynomial at a time where they are needed. The signature is built in its encoding
 /// (sigEncode, Algorithm 26) in `sig`: y goes packed into the place of z and z is built over
-/// it, the hints go into theirs, c_tilde last. Returns the number of attempts.
+/// it, the hints go into theirs, c_tilde last. Returns the number of attempts, or
+/// [`Error::SigningLimitReached`] (with `sig` wiped) when `max_attempts` attempts were all
+/// rejected (FIPS 204, Appendix C; every caller but a test passes
+/// [`SIGNING_ATTEMPTS`](crate::SIGNING_ATTEMPTS)).
 fn sign_loop<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
-) -> u32 {
+    max_attempts: u32,
+) -> Result<u32, Error> {
     // Line 7: rho'' = H(K || rnd || mu, 64).
     let mut rho_pp = [0u8; 64];
     hash_into(&[sk.key, rnd, mu], &mut rho_pp);
@@ -317,7 +325,7 @@ fn sign_loop<P: ParameterSet, B: Ops>(
     let mut kappa: u16 = 0;
     let l = P::L;
 
-    loop {
+    for _ in 0..max_attempts {
         // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z.
         expand_mask::<P, B>(&rho_pp, kappa, z_part);
         kappa = kappa.wrapping_add(l as u16);
@@ -340,8 +348,17 @@ fn sign_loop<P: ParameterSet, B: Ops>(
         hint_bit_pack::<P>(&hint_bits[..P::K], h_part);
         rho_pp.zeroize();
         wipe(hint_bits.as_flattened_mut());
-        return u32::from(kappa) / l as u32;
+        return Ok(u32::from(kappa) / l as u32);
     }
+    // Every attempt rejected (FIPS 204, Appendix C): no signature, and nothing of the last
+    // attempt (its y in the place of z, its hints, c_tilde) left in `sig` or on the stack.
+    rho_pp.zeroize();
+    c_tilde.zeroize();
+    wipe(hint_bits.as_flattened_mut());
+    wipe(ct_part);
+    wipe(z_part);
+    wipe(h_part);
+    Err(Error::SigningLimitReached)
 }
 
 /// H(parts, out.len()) (SHAKE256) in a frame of its own (its Keccak state is not kept in the
@@ -355,4 +372,76 @@ fn hash_into(parts: &[&[u8]], out: &mut [u8]) {
 #[inline(never)]
 fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, out: &mut [u8]) {
     expand_mask_packed::<P, B>(rho_pp, kappa, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::dispatch;
+    use crate::{MlDsa44, MlDsa65, MlDsa87};
+
+    // FIPS 204, Appendix C: a bound, if any, is at least 814.
+    const _: () = assert!(crate::SIGNING_ATTEMPTS >= 814);
+
+    /// Signs `mu` with at most `limit` attempts on the kernels of `B` into `sig`, as
+    /// [`sign_mu_into`] does with the standard's bound.
+    fn sign_limited<P: ParameterSet, B: Ops>(
+        sk: &SigningKey<P>,
+        mu: &[u8; 64],
+        sig: &mut [u8],
+        limit: u32,
+    ) -> Result<u32, Error> {
+        let parts = KeyParts::of_key(sk);
+        #[cfg(not(feature = "small-memory"))]
+        {
+            let prep = Prepared::<P>::new::<B>(sk);
+            sign_loop::<P, B>(&parts, Some(&prep), mu, &[0; 32], sig, limit)
+        }
+        #[cfg(feature = "small-memory")]
+        sign_loop::<P, B>(&parts, None, mu, &[0; 32], sig, limit)
+    }
+
+    /// The bound of FIPS 204, Appendix C: for messages whose signing takes n >= 2 attempts, a
+    /// limit of n gives the same signature and count, a limit of n - 1 gives
+    /// [`Error::SigningLimitReached`] with the caller's signature buffer wiped (it held the
+    /// last attempt's y), on every back end. Returns the number of such messages.
+    fn stops_at_the_limit<P: ParameterSet>() -> usize {
+        let sk = SigningKey::<P>::from_seed(&[0x5c; 32]);
+        let mut cases = 0;
+        for m in 0..40u8 {
+            let mu = [m; 64];
+            let (want, n) = sign_mu::<P>(&sk, &mu, &[0; 32]).unwrap();
+            if n < 2 {
+                continue;
+            }
+            for backend in pqlab_backend::available() {
+                dispatch!(on backend, B => {
+                    let mut sig = std::vec![0u8; P::SIG_LEN];
+                    assert_eq!(sign_limited::<P, B>(&sk, &mu, &mut sig, n), Ok(n));
+                    assert_eq!(&sig[..], want.as_bytes(), "{} {backend:?}", P::NAME);
+                    let mut sig = std::vec![0xa5u8; P::SIG_LEN];
+                    let r = sign_limited::<P, B>(&sk, &mu, &mut sig, n - 1);
+                    assert_eq!(r, Err(Error::SigningLimitReached), "{} {backend:?}", P::NAME);
+                    assert!(sig.iter().all(|&b| b == 0), "{} {backend:?}: not wiped", P::NAME);
+                });
+            }
+            cases += 1;
+        }
+        cases
+    }
+
+    #[test]
+    fn signing_stops_at_the_attempt_limit() {
+        for (name, cases) in [
+            ("ML-DSA-44", stops_at_the_limit::<MlDsa44>()),
+            ("ML-DSA-65", stops_at_the_limit::<MlDsa65>()),
+            ("ML-DSA-87", stops_at_the_limit::<MlDsa87>()),
+        ] {
+            // About 3 in 4 messages need more than one attempt.
+            assert!(
+                cases >= 15,
+                "{name}: only {cases} messages took several attempts"
+            );
+        }
+    }
 }

@@ -45,7 +45,9 @@ fn secrets_in_range<P: ParameterSet>(s_packed: &[u8]) -> bool {
 /// # Errors
 /// [`Error::InvalidLength`] for a key or signature buffer of the wrong length, an error for a
 /// context longer than 255 bytes, [`Error::MalformedSecretKey`] for a key with an s1 or s2
-/// coefficient outside [-eta, eta] (which skEncode cannot produce).
+/// coefficient outside [-eta, eta] (which skEncode cannot produce),
+/// [`Error::SigningLimitReached`] (`sig` wiped) for a key that decodes but whose every attempt
+/// was rejected (FIPS 204, Appendix C; not a key made by ML-DSA.KeyGen).
 pub fn sign_encoded<P: ParameterSet>(
     sk: &[u8],
     msg: &[u8],
@@ -84,7 +86,8 @@ pub fn sign_encoded_counted<P: ParameterSet>(
 ///
 /// # Errors
 /// [`Error::InvalidLength`] for a key or signature buffer of the wrong length,
-/// [`Error::MalformedSecretKey`] for a key with an s1 or s2 coefficient outside [-eta, eta].
+/// [`Error::MalformedSecretKey`] for a key with an s1 or s2 coefficient outside [-eta, eta],
+/// [`Error::SigningLimitReached`] (`sig` wiped) when every attempt was rejected.
 pub fn sign_mu_encoded<P: ParameterSet>(
     sk: &[u8],
     mu: &[u8; 64],
@@ -111,5 +114,5 @@ pub fn sign_mu_encoded_counted<P: ParameterSet>(
     if !secrets_in_range::<P>(parts.s()) {
         return Err(Error::MalformedSecretKey);
     }
-    Ok(dispatch!(B => sign_mu_into::<P, B>(&parts, mu, rnd, sig)))
+    dispatch!(B => sign_mu_into::<P, B>(&parts, mu, rnd, sig))
 }

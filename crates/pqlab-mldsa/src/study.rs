@@ -103,9 +103,9 @@ pub fn sign_internal<P: ParameterSet>(
     sk: &SigningKey<P>,
     m_prime: &[u8],
     rnd: &[u8; 32],
-) -> Signature<P> {
+) -> Result<Signature<P>, Error> {
     let mu = mu::mu_internal(&sk.tr, m_prime);
-    with_strategy!(strategy, S => sign::sign_mu_with::<P, S>(sk, &mu, rnd).0)
+    with_strategy!(strategy, S => sign::sign_mu_with::<P, S>(sk, &mu, rnd)).map(|(sig, _)| sig)
 }
 
 /// FIPS 204, Algorithm 3: ML-DSA.Verify(pk, M, sigma, ctx) with the NTTs under `strategy`.

@@ -28,7 +28,7 @@ fn digest<P: ParameterSet>() -> String {
             let msg = [m; 33];
             let rnd = [m ^ seed ^ 0x5a; 32];
             let mu = vk.compute_mu(&msg, b"cfg").unwrap();
-            let (sig, count) = sk.sign_mu_counted(&mu, &rnd);
+            let (sig, count) = sk.sign_mu_counted(&mu, &rnd).unwrap();
             h.update(sig.as_bytes());
             h.update(count.to_le_bytes());
             let det = sk.sign_deterministic(&msg, b"cfg").unwrap();

@@ -328,7 +328,7 @@ fn interop<P: ParameterSet, Q: rc::MlDsaParams>(seed_base: u64) {
 
         // Sign_internal / Verify_internal on an arbitrary M'.
         let m_prime = random_message(&mut rng);
-        let ours_int = sk.sign_internal(&m_prime, &rnd);
+        let ours_int = sk.sign_internal(&m_prime, &rnd).unwrap();
         let theirs_int = rc_esk
             .sign_internal(&[m_prime.as_slice()], &rc::B32::from(rnd))
             .encode();
@@ -355,7 +355,7 @@ fn interop<P: ParameterSet, Q: rc::MlDsaParams>(seed_base: u64) {
             )
             .unwrap();
         assert_eq!(&mu[..], rc_mu.as_slice(), "{what}: mu differs");
-        let ours_mu = sk.sign_mu(&mu, &[0u8; 32]);
+        let ours_mu = sk.sign_mu(&mu, &[0u8; 32]).unwrap();
         assert_eq!(
             ours_mu, ours_det,
             "{what}: sign_mu(mu, 0) != sign_deterministic"

@@ -77,7 +77,7 @@ fn sign_record<P: ParameterSet>(
     match mode {
         Mode::Pure => sk.sign_with_rnd(msg, ctx, rnd),
         Mode::Hashed => sk.sign_prehash_with_rnd(msg, ctx, prehash_for::<P>(), rnd),
-        Mode::Raw => Ok(sk.sign_internal(msg, rnd)),
+        Mode::Raw => sk.sign_internal(msg, rnd),
     }
     .map_err(|e| format!("signing failed: {e}"))
 }

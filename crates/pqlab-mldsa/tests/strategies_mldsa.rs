@@ -17,13 +17,13 @@ fn check<P: ParameterSet>() -> usize {
         let (vk, sk) = SigningKey::<P>::key_pair_from_seed(&xi);
         let msg = [i as u8; 77];
         let rnd = [0x33u8 ^ i as u8; 32];
-        let sig = sk.sign_internal(&msg, &rnd);
+        let sig = sk.sign_internal(&msg, &rnd).unwrap();
         let sig_pure = sk.sign_with_rnd(&msg, b"ctx", &rnd).unwrap();
         for s in Strategy::ALL {
             let (pk, sk_s) = study::key_gen_internal::<P>(s, &xi);
             assert_eq!(pk.as_ref(), vk.as_bytes(), "{} {} pk", P::NAME, s.name());
             assert_eq!(sk_s.to_expanded().as_ref(), sk.to_expanded().as_ref());
-            let sig_s = study::sign_internal::<P>(s, &sk, &msg, &rnd);
+            let sig_s = study::sign_internal::<P>(s, &sk, &msg, &rnd).unwrap();
             assert!(sig_s == sig, "{} {} signature", P::NAME, s.name());
             study::verify::<P>(s, &vk, &msg, b"ctx", &sig_pure).unwrap();
             let mut bad = sig_pure.to_bytes();

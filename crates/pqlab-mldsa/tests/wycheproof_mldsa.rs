@@ -142,7 +142,9 @@ fn sign_case<P: ParameterSet>(sk: &SigningKey<P>, t: &Value) -> Result<(), Strin
         checked = true;
     }
     if let Some(mu) = &mu {
-        let sig = sk.sign_mu(mu, &rnd);
+        let sig = sk
+            .sign_mu(mu, &rnd)
+            .map_err(|e| format!("sign_mu failed: {e}"))?;
         ensure_eq_bytes("signature (sign_mu)", sig.as_bytes(), &want)?;
         vk.verify_mu(mu, &sig)
             .map_err(|e| format!("own signature does not verify (verify_mu): {e}"))?;

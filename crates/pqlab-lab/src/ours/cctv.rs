@@ -77,7 +77,7 @@ pub fn reference<P: ParameterSet + 'static>(
     let mut loops = Vec::with_capacity(msgs.len());
     for m in msgs {
         let mu = vk.compute_mu(m, &[]).map_err(lib_err)?;
-        let (sig, n) = sk.sign_mu_counted(&mu, &[0u8; 32]);
+        let (sig, n) = sk.sign_mu_counted(&mu, &[0u8; 32]).map_err(lib_err)?;
         sigs.push(sig.as_bytes().to_vec());
         loops.push(n);
     }
@@ -366,7 +366,7 @@ pub fn time_set<P: ParameterSet>(
         |i| Ok(i % n),
         |k| {
             let mu = vk.compute_mu(&msgs[k], &[]).map_err(lib_err)?;
-            let (sig, count) = sk.sign_mu_counted(&mu, &[0u8; 32]);
+            let (sig, count) = sk.sign_mu_counted(&mu, &[0u8; 32]).map_err(lib_err)?;
             std::hint::black_box(sig);
             loops[k] = count;
             Ok(())
@@ -439,7 +439,7 @@ mod tests {
         msgs.iter()
             .map(|m| {
                 let mu = vk.compute_mu(m, &[]).map_err(lib_err)?;
-                let (sig, n) = sk.sign_mu_counted(&mu, &[0u8; 32]);
+                let (sig, n) = sk.sign_mu_counted(&mu, &[0u8; 32]).map_err(lib_err)?;
                 Ok((sig.as_bytes().to_vec(), n))
             })
             .collect()

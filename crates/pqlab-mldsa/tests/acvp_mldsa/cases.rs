@@ -138,8 +138,8 @@ impl SignInput {
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, String> {
         let r = match iface {
-            Interface::Internal => Ok(sk.sign_internal(&self.message, rnd)),
-            Interface::ExternalMu => Ok(sk.sign_mu(&self.mu, rnd)),
+            Interface::Internal => sk.sign_internal(&self.message, rnd),
+            Interface::ExternalMu => sk.sign_mu(&self.mu, rnd),
             Interface::Pure => sk.sign_with_rnd(&self.message, &self.context, rnd),
             Interface::PreHash => {
                 sk.sign_prehash_with_rnd(&self.message, &self.context, self.hash.unwrap(), rnd)

@@ -47,7 +47,7 @@ fn loops<P: ParameterSet>(
     msg: &[u8],
 ) -> Result<u32, LabError> {
     let mu = vk.compute_mu(msg, &[]).map_err(lib_err)?;
-    Ok(sk.sign_mu_counted(&mu, &[0u8; 32]).1)
+    Ok(sk.sign_mu_counted(&mu, &[0u8; 32]).map_err(lib_err)?.1)
 }
 
 /// The first seed [s; 32] whose key signs the empty message with one loop iteration (the empty
