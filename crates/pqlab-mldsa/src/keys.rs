@@ -325,6 +325,23 @@ impl<P: ParameterSet> VerifyingKey<P> {
         self.verify_mu(&mu, sig)
     }
 
+    /// FIPS 204, Algorithm 3: ML-DSA.Verify on the encoded signature `sig` (sigEncode,
+    /// Algorithm 26, `P::SIG_LEN` bytes) as it lies, decoded where it is read: no
+    /// [`Signature`] copy of it (up to 4.6 KB) on the stack.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] for a signature of the wrong length, an error for a context
+    /// longer than 255 bytes, [`Error::InvalidSignature`] when the signature does not verify.
+    pub fn verify_bytes(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
+        check_len("signature", sig, P::SIG_LEN)?;
+        let mu = mu::mu_pure(&self.tr, msg, ctx)?;
+        if verify::verify_mu::<P>(self, &mu, sig) {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
+
     /// FIPS 204, Algorithm 5: HashML-DSA.Verify with pre-hash `hash`.
     pub fn verify_prehash(
         &self,
@@ -345,7 +362,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
 
     /// FIPS 204, Algorithm 8 from line 7 on, for a precomputed mu ("external mu").
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
-        if verify::verify_mu::<P>(self, mu, sig) {
+        if verify::verify_mu::<P>(self, mu, sig.encoded.as_ref()) {
             Ok(())
         } else {
             Err(Error::InvalidSignature)

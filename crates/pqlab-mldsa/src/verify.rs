@@ -7,7 +7,7 @@ use subtle::ConstantTimeEq;
 
 use crate::backend::{Ops, dispatch};
 use crate::encode::{hint_bit_unpack_row, hint_tail_is_zero, t1_hat_row};
-use crate::keys::{Signature, VerifyingKey};
+use crate::keys::VerifyingKey;
 use crate::params::ParameterSet;
 use crate::poly::{Columns, Poly, matrix_rows};
 use crate::sample::sample_in_ball;
@@ -25,13 +25,10 @@ pub(crate) enum T1<'a> {
 }
 
 /// FIPS 204, Algorithm 8: ML-DSA.Verify_internal with mu = H(tr || M', 64) given.
-pub(crate) fn verify_mu<P: ParameterSet>(
-    vk: &VerifyingKey<P>,
-    mu: &[u8; 64],
-    sig: &Signature<P>,
-) -> bool {
+/// `sig` is sigEncode's output (`P::SIG_LEN` bytes), decoded where it is read.
+pub(crate) fn verify_mu<P: ParameterSet>(vk: &VerifyingKey<P>, mu: &[u8; 64], sig: &[u8]) -> bool {
     let t1 = T1::Hat(vk.t1_hat.as_ref());
-    dispatch!(B => verify_mu_with::<P, B>(&vk.rho, t1, mu, sig.encoded.as_ref()))
+    dispatch!(B => verify_mu_with::<P, B>(&vk.rho, t1, mu, sig))
 }
 
 /// [`verify_mu`] on the kernels of `B`, with rho, t1 from `t1` and the encoded signature

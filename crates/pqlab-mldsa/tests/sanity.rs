@@ -14,6 +14,32 @@ fn round_trip<P: ParameterSet>() {
     assert_eq!(vk3, vk);
     assert_eq!(sk3.to_expanded(), sk.to_expanded());
     assert_eq!(VerifyingKey::<P>::from_bytes(vk.as_bytes()).unwrap(), vk);
+    // The same verification on the signature's bytes (verify_bytes): valid, every kind of
+    // wrong input rejected, as verify and verify_encoded do.
+    let bytes = sig.to_bytes();
+    let bytes = bytes.as_ref();
+    vk.verify_bytes(b"hello", b"ctx", bytes).unwrap();
+    assert_eq!(
+        verify_encoded::<P>(vk.as_bytes(), b"hello", b"ctx", bytes),
+        Ok(())
+    );
+    assert_eq!(
+        vk.verify_bytes(b"hello", b"ctz", bytes),
+        Err(Error::InvalidSignature)
+    );
+    for i in [0, P::SIG_LEN / 2, P::SIG_LEN - 1] {
+        let mut bad = bytes.to_vec();
+        bad[i] ^= 0x10;
+        assert_eq!(
+            vk.verify_bytes(b"hello", b"ctx", &bad),
+            Err(Error::InvalidSignature),
+            "byte {i}"
+        );
+    }
+    assert!(matches!(
+        vk.verify_bytes(b"hello", b"ctx", &bytes[1..]),
+        Err(Error::InvalidLength { .. })
+    ));
 }
 
 #[test]

@@ -116,13 +116,23 @@ fn put<const N: usize>(sig: &Signature<N>, out: &mut Vec<u8>) -> Result<(), LabE
 
 impl<const N: usize> Signer for FalconSigner<N> {
     fn sign(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<(), LabError> {
-        put(&self.0.sign(msg).map_err(lib_err)?, out)
+        // The signature read where sign returned it: map_err or `?` would each move it (1 or
+        // 2 KB of stack) once more.
+        let signed = self.0.sign(msg);
+        match &signed {
+            Ok(sig) => put(sig, out),
+            Err(e) => Err(lib_err(e)),
+        }
     }
 }
 
 impl<const N: usize> Signer for Box<ExpandedKey<N>> {
     fn sign(&self, msg: &[u8], out: &mut Vec<u8>) -> Result<(), LabError> {
-        put(&ExpandedKey::sign(self, msg).map_err(lib_err)?, out)
+        let signed = ExpandedKey::sign(self, msg);
+        match &signed {
+            Ok(sig) => put(sig, out),
+            Err(e) => Err(lib_err(e)),
+        }
     }
 }
 
