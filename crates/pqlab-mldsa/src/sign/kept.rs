@@ -13,12 +13,12 @@ use crate::params::ParameterSet;
 use crate::poly::{Columns, Poly, matrix_rows_apart, row_product};
 
 /// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), and the scratch of w1 and
-/// w0 (reused by every attempt), wiped on drop.
+/// w0, the checks and z (reused by every attempt: zeroed once per signature, not per attempt),
+/// wiped on drop.
 pub(super) struct Work<P: ParameterSet> {
     y_hat: P::VecL,
     w: P::VecK,
-    w1: Poly,
-    w0: Poly,
+    rows: RowScratch,
 }
 
 impl<P: ParameterSet> Work<P> {
@@ -26,8 +26,7 @@ impl<P: ParameterSet> Work<P> {
         Self {
             y_hat: P::VecL::ZERO,
             w: P::VecK::ZERO,
-            w1: Poly::ZERO,
-            w0: Poly::ZERO,
+            rows: RowScratch::new(),
         }
     }
 
@@ -52,14 +51,15 @@ impl<P: ParameterSet> Work<P> {
             B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
             p.ntt::<B>();
         }
-        let (w1, w0) = (&mut self.w1, &mut self.w0);
+        let t = &mut self.rows;
+        let (w1, w0) = (&mut t.w1, &mut t.w0);
         let mut w1_bytes = [0u8; 32 * 6];
         let w1_len = 32 * P::W1_BITS;
         let mut h = Shake256::new();
         h.absorb(mu);
-        let w = self.w.as_mut();
-        w_rows::<P, B>(sk, prep, &Columns::Ntt(self.y_hat.as_ref()), |r, w_r| {
-            w[r] = *w_r;
+        let columns = Columns::Ntt(self.y_hat.as_ref());
+        let scratch = (&mut t.cs, &mut t.secret);
+        w_rows::<P, B>(sk, prep, &columns, self.w.as_mut(), scratch, |w_r| {
             B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
             B::simple_bit_pack(&w1.0, P::W1_BITS, &mut w1_bytes[..w1_len]);
             h.absorb(&w1_bytes[..w1_len]);
@@ -80,9 +80,10 @@ impl<P: ParameterSet> Work<P> {
         z_part: &mut [u8],
         bits: &mut HintBits,
     ) -> bool {
-        r0_rows::<P, B>(sk, prep, c, self.w.as_mut())
-            && z_columns::<P, B>(sk, prep, c, z_part)
-            && hint_rows::<P, B>(sk, prep, c, self.w.as_ref(), bits)
+        let t = &mut self.rows;
+        r0_rows::<P, B>(sk, prep, c, self.w.as_mut(), t)
+            && z_columns::<P, B>(sk, prep, c, z_part, t)
+            && hint_rows::<P, B>(sk, prep, c, self.w.as_ref(), t, bits)
     }
 }
 
@@ -90,8 +91,6 @@ impl<P: ParameterSet> Drop for Work<P> {
     fn drop(&mut self) {
         self.y_hat.zeroize();
         self.w.zeroize();
-        self.w1.zeroize();
-        self.w0.zeroize();
     }
 }
 
@@ -112,62 +111,67 @@ fn c_times<P: ParameterSet, B: Ops>(
     cs.inv_ntt_to_mont::<B>();
 }
 
-/// FIPS 204, Algorithm 7 line 12, row by row: `f(r, w[r])` with w = NTT^-1(A_hat o y_hat) in
-/// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows_apart`]).
+/// FIPS 204, Algorithm 7 line 12, row by row: w\[r\] = NTT^-1(A_hat o y_hat)\[r\] in [0, q)
+/// into `w` (computed where it lies), then `f(w[r])`; A_hat the prepared matrix or, without
+/// `prep`, streamed ([`matrix_rows_apart`]). `scratch` is the products' (part, column).
 #[inline(never)]
 fn w_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     columns: &Columns<'_>,
-    mut f: impl FnMut(usize, &mut Poly),
+    w: &mut [Poly],
+    scratch: (&mut Poly, &mut Poly),
+    mut f: impl FnMut(&Poly),
 ) {
-    let mut finish = |r: usize, w: &mut Poly| {
+    let mut finish = |w: &mut Poly| {
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();
         w.caddq::<B>();
-        f(r, w);
+        f(w);
     };
     match prep {
         Some(prep) => {
-            let (mut w, mut part, mut col) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
-            for (r, row) in prep.a_hat.as_ref().chunks_exact(P::L).enumerate() {
-                row_product::<B>(&mut w, &mut part, &mut col, row, 0, columns);
-                finish(r, &mut w);
+            let (part, col) = scratch;
+            for (w_r, row) in w.iter_mut().zip(prep.a_hat.as_ref().chunks_exact(P::L)) {
+                row_product::<B>(w_r, part, col, row, 0, columns);
+                finish(w_r);
             }
         }
-        None => matrix_rows_apart::<B>(sk.rho, P::K, P::L, columns, finish),
+        None => matrix_rows_apart::<B>(sk.rho, P::K, P::L, columns, |r, w_r| {
+            w[r] = *w_r;
+            finish(&mut w[r]);
+        }),
     }
 }
 
 /// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\]),
 /// built over y\[j\] in `z_part` (which holds y packed, as sigEncode will hold z). Returns
-/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way.
+/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way. z\[j\] is
+/// built in `t.w0` (the scratch is the attempt's, wiped with it).
 #[inline(never)]
 fn z_columns<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     z_part: &mut [u8],
+    t: &mut RowScratch,
 ) -> bool {
     let len = 32 * P::GAMMA1_BITS;
-    let (mut z, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
     let mut reject = false;
     for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
-        c_times::<P, B>(sk, prep, c, Secret::S1, j, &mut scratch, &mut cs);
+        c_times::<P, B>(sk, prep, c, Secret::S1, j, &mut t.secret, &mut t.cs);
+        let z = &mut t.w0;
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
-        z.add_assign(&cs);
+        z.add_assign(&t.cs);
         z.reduce::<B>();
         reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
         B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
-    z.zeroize();
-    cs.zeroize();
-    scratch.zeroize();
     !reject
 }
 
-/// The scratch polynomials of one row of the checks and hints (they hold secret-dependent
-/// values), wiped on drop.
+/// The scratch polynomials of one row of the checks and hints or one column of z (they hold
+/// secret-dependent values), kept in [`Work`] for every attempt and wiped on drop.
 struct RowScratch {
     w1: Poly,
     w0: Poly,
@@ -254,11 +258,11 @@ fn r0_rows<P: ParameterSet, B: Ops>(
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     w: &mut [Poly],
+    t: &mut RowScratch,
 ) -> bool {
-    let mut t = RowScratch::new();
     let mut reject = false;
     for (r, w_r) in w.iter_mut().enumerate() {
-        reject |= r0_row::<P, B>(sk, prep, c, r, w_r, &mut t);
+        reject |= r0_row::<P, B>(sk, prep, c, r, w_r, t);
     }
     !reject
 }
@@ -272,12 +276,12 @@ fn hint_rows<P: ParameterSet, B: Ops>(
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     w: &[Poly],
+    t: &mut RowScratch,
     bits: &mut HintBits,
 ) -> bool {
-    let mut t = RowScratch::new();
     let (mut reject, mut ones) = (false, 0);
     for (r, w_r) in w.iter().enumerate() {
-        let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, &mut t, &mut bits[r]);
+        let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, t, &mut bits[r]);
         reject |= rej;
         ones += n;
     }
