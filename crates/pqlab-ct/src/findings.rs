@@ -70,7 +70,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-which-check",
         file: "pqlab-mldsa/src/sign/kept.rs",
         function: "respond",
-        lines: &[84, 85],
+        lines: &[93, 94],
         kind: Kind::Open,
         reason: "the `&&` between r0_rows, z_columns and hint_rows short-circuits: which check \
                  rejected an attempt is revealed (timing of the skipped checks), not only the \
