@@ -46,11 +46,15 @@ impl Drop for BallMasks {
     }
 }
 
-/// The running state of Algorithm 29 over the byte stream: the masks of c, the 64 sign bits,
-/// the position `i` being filled (256 - tau + the number of accepted bytes; 256 when done) and
-/// tau. Read and written by the back ends' [`Ops::ball_bytes`].
+/// The running state of Algorithm 29 over the byte stream: c, the 64 sign bits, the position
+/// `i` being filled (256 - tau + the number of accepted bytes; 256 when done) and tau. Read and
+/// written by the back ends' [`Ops::ball_bytes`], each in one of two forms of c: the masks `c`
+/// (the portable form), or the positions `pos` (the SIMD back ends': `pos[t]` is where the t-th
+/// +-1 placed, of sign bit t of `signs`, lies now; 0xFF before it is placed), turned into the
+/// masks by [`Ops::ball_finish`] once every position is filled.
 pub(crate) struct BallState {
     pub(crate) c: BallMasks,
+    pub(crate) pos: [u8; 64],
     pub(crate) signs: u64,
     pub(crate) i: u64,
     pub(crate) tau: u64,
@@ -60,6 +64,18 @@ pub(crate) struct BallState {
 pub(crate) fn ball_bytes_portable(st: &mut BallState, bytes: &[u8]) {
     for &b in bytes {
         st.byte(b);
+    }
+}
+
+/// [`Ops::ball_poly`] in portable Rust: c as a polynomial (coefficients in {-1, 0, 1}) from
+/// its masks, without branches.
+// Unused under `small-memory` outside the tests (its signer takes the positions instead).
+#[cfg_attr(all(feature = "small-memory", not(test)), allow(dead_code))]
+pub(crate) fn ball_poly_portable(c: &BallMasks, out: &mut [i32; 256]) {
+    for (k, coeff) in out.iter_mut().enumerate() {
+        let nz = (c.nonzero[k / 64] >> (k % 64)) & 1;
+        let neg = (c.negative[k / 64] >> (k % 64)) & 1;
+        *coeff = (nz as i32) * (1 - 2 * neg as i32);
     }
 }
 
@@ -122,6 +138,7 @@ fn sample_masks<P: ParameterSet, B: Ops>(c_tilde: &[u8], slack: usize) -> BallMa
             nonzero: [0; 4],
             negative: [0; 4],
         },
+        pos: [0xFF; 64],
         signs: u64::from_le_bytes(sign_bytes.try_into().unwrap_or([0; 8])),
         i: (256 - P::TAU) as u64,
         tau: P::TAU as u64,
@@ -136,7 +153,9 @@ fn sample_masks<P: ParameterSet, B: Ops>(c_tilde: &[u8], slack: usize) -> BallMa
             block.zeroize();
         }
     }
+    B::ball_finish(&mut s);
     first.zeroize();
+    s.pos.zeroize();
     s.signs = 0;
     s.c
 }
@@ -147,16 +166,13 @@ impl BallMasks {
         sample_masks::<P, B>(c_tilde, SLACK)
     }
 
-    /// c as a polynomial (coefficients in {-1, 0, 1}), without branches (the default signer;
-    /// `small-memory` uses [`BallMasks::positions`]).
+    /// c as a polynomial (coefficients in {-1, 0, 1}), without branches, on the kernels of
+    /// `B` ([`Ops::ball_poly`]; the default signer; `small-memory` uses
+    /// [`BallMasks::positions`]).
     #[cfg(any(test, not(feature = "small-memory")))]
-    pub(crate) fn to_poly(&self) -> Poly {
+    pub(crate) fn to_poly<B: Ops>(&self) -> Poly {
         let mut c = Poly::ZERO;
-        for (k, coeff) in c.0.iter_mut().enumerate() {
-            let nz = (self.nonzero[k / 64] >> (k % 64)) & 1;
-            let neg = (self.negative[k / 64] >> (k % 64)) & 1;
-            *coeff = (nz as i32) * (1 - 2 * neg as i32);
-        }
+        B::ball_poly(self, &mut c.0);
         c
     }
 
@@ -201,7 +217,7 @@ mod tests {
             let c_tilde = &c_tilde[..P::C_TILDE_LEN];
             let want = sample_in_ball::<P>(c_tilde);
             for slack in [SLACK, 0] {
-                let got = sample_masks::<P, B>(c_tilde, slack).to_poly();
+                let got = sample_masks::<P, B>(c_tilde, slack).to_poly::<B>();
                 assert_eq!(got, want, "slack {slack}");
                 cases += 1;
             }
@@ -242,6 +258,7 @@ mod tests {
                 nonzero: [0; 4],
                 negative: [0; 4],
             },
+            pos: [0xFF; 64],
             signs: 1,
             i: 256 - 39,
             tau: 39,
@@ -252,7 +269,7 @@ mod tests {
         assert_eq!(s.i, 256 - 39);
         s.byte(3);
         assert_eq!(s.i, 256 - 39 + 1);
-        let c = s.c.to_poly();
+        let c = s.c.to_poly::<crate::backend::portable::Portable>();
         assert_eq!(c.0[3], -1);
         assert_eq!(c.0.iter().filter(|&&v| v != 0).count(), 1);
     }

@@ -153,7 +153,7 @@ type Challenge = SparseC;
 fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
     #[cfg(not(feature = "small-memory"))]
     {
-        let mut c_hat = BallMasks::sample::<P, B>(c_tilde).to_poly();
+        let mut c_hat = BallMasks::sample::<P, B>(c_tilde).to_poly::<B>();
         c_hat.ntt::<B>();
         c_hat
     }

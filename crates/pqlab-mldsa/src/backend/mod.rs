@@ -16,7 +16,7 @@
 
 use pqlab_backend::Backend;
 
-use crate::ball::BallState;
+use crate::ball::{BallMasks, BallState};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
@@ -115,6 +115,21 @@ pub(crate) trait Ops {
     /// portable form ([`crate::ball::ball_bytes_portable`]) unless a back end has its own.
     fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
         crate::ball::ball_bytes_portable(st, bytes);
+    }
+
+    /// FIPS 204, Algorithm 29 (SampleInBall), the end: the masks `st.c` from the form of c
+    /// this back end's [`Ops::ball_bytes`] kept (nothing to do for the portable form, which
+    /// keeps the masks), in constant time. Called once, after every position is filled.
+    fn ball_finish(st: &mut BallState) {
+        let _ = st;
+    }
+
+    /// c as a polynomial from its masks (the output of Algorithm 29, SampleInBall, with
+    /// coefficients in {-1, 0, 1}), in constant time: no branch on and no memory index by a
+    /// bit of the masks. The portable form is [`crate::ball::ball_poly_portable`].
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
+    fn ball_poly(c: &BallMasks, out: &mut Coeffs) {
+        crate::ball::ball_poly_portable(c, out);
     }
 }
 

@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::portable::Portable;
 use super::{Coeffs, Ops};
+use crate::ball::BallMasks;
 use crate::params::Q;
 
 const CASES: usize = 200;
@@ -194,6 +195,28 @@ fn check<B: Ops>() -> usize {
             Portable::bit_unpack(&bytes, bits, top, &mut b);
             assert_eq!(a, b, "{name} bit_unpack {bits}, case {case}");
         }
+        // The coefficients of SampleInBall's c from its masks (negative within nonzero),
+        // with every coefficient nonzero, every one negative, and random masks.
+        let nonzero: [u64; 4] = match case {
+            0 | 1 => [u64::MAX; 4],
+            _ => core::array::from_fn(|_| rng.r#gen()),
+        };
+        let negative: [u64; 4] = match case {
+            0 => [u64::MAX; 4],
+            1 => [0; 4],
+            _ => core::array::from_fn(|w| nonzero[w] & rng.r#gen::<u64>()),
+        };
+        let c = BallMasks { nonzero, negative };
+        let (mut a, mut b) = ([7; 256], [7; 256]);
+        B::ball_poly(&c, &mut a);
+        Portable::ball_poly(&c, &mut b);
+        assert_eq!(a, b, "{name} ball_poly, case {case}");
+        assert!(
+            a.iter().enumerate().all(|(k, &v)| v
+                == ((nonzero[k / 64] >> (k % 64)) & 1) as i32
+                    * (1 - 2 * ((negative[k / 64] >> (k % 64)) & 1) as i32)),
+            "{name} ball_poly, case {case}"
+        );
         cases += 1;
     }
     cases

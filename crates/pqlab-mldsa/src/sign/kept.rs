@@ -10,10 +10,11 @@ use zeroize::Zeroize;
 use super::{Challenge, HintBits, KeyParts, Prepared, Secret, secret_hat};
 use crate::backend::Ops;
 use crate::params::ParameterSet;
-use crate::poly::{Columns, Poly, matrix_rows_apart, row_product};
+use crate::poly::{Columns, Poly, matrix_rows_apart, row_times_vector};
 
 /// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), and the scratch of w1 and
-/// w0 (reused by every attempt), wiped on drop.
+/// w0, wiped on drop. The checks and z take their scratch from here too (NTT(y) is not read
+/// once w is computed): nothing is zeroed or wiped per attempt, only once per signature.
 pub(super) struct Work<P: ParameterSet> {
     y_hat: P::VecL,
     w: P::VecK,
@@ -57,9 +58,7 @@ impl<P: ParameterSet> Work<P> {
         let w1_len = 32 * P::W1_BITS;
         let mut h = Shake256::new();
         h.absorb(mu);
-        let w = self.w.as_mut();
-        w_rows::<P, B>(sk, prep, &Columns::Ntt(self.y_hat.as_ref()), |r, w_r| {
-            w[r] = *w_r;
+        w_rows::<P, B>(sk, prep, self.y_hat.as_ref(), self.w.as_mut(), |w_r| {
             B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
             B::simple_bit_pack(&w1.0, P::W1_BITS, &mut w1_bytes[..w1_len]);
             h.absorb(&w1_bytes[..w1_len]);
@@ -80,9 +79,20 @@ impl<P: ParameterSet> Work<P> {
         z_part: &mut [u8],
         bits: &mut HintBits,
     ) -> bool {
-        r0_rows::<P, B>(sk, prep, c, self.w.as_mut())
-            && z_columns::<P, B>(sk, prep, c, z_part)
-            && hint_rows::<P, B>(sk, prep, c, self.w.as_ref(), bits)
+        // NTT(y) is not read again in this attempt: two of its polynomials are the scratch
+        // (l >= 4 for every parameter set, so the `else` is never taken).
+        let [cs, secret, ..] = self.y_hat.as_mut() else {
+            return false;
+        };
+        let t = &mut RowScratch {
+            w1: &mut self.w1,
+            w0: &mut self.w0,
+            cs,
+            secret,
+        };
+        r0_rows::<P, B>(sk, prep, c, self.w.as_mut(), t)
+            && z_columns::<P, B>(sk, prep, c, z_part, t)
+            && hint_rows::<P, B>(sk, prep, c, self.w.as_ref(), t, bits)
     }
 }
 
@@ -112,87 +122,70 @@ fn c_times<P: ParameterSet, B: Ops>(
     cs.inv_ntt_to_mont::<B>();
 }
 
-/// FIPS 204, Algorithm 7 line 12, row by row: `f(r, w[r])` with w = NTT^-1(A_hat o y_hat) in
-/// [0, q), A_hat the prepared matrix or, without `prep`, streamed ([`matrix_rows_apart`]).
+/// FIPS 204, Algorithm 7 line 12, row by row: w\[r\] = NTT^-1(A_hat o y_hat)\[r\] in [0, q)
+/// into `w` (computed where it lies), then `f(w[r])`; A_hat the prepared matrix or, without
+/// `prep`, streamed ([`matrix_rows_apart`]).
 #[inline(never)]
 fn w_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
-    columns: &Columns<'_>,
-    mut f: impl FnMut(usize, &mut Poly),
+    y_hat: &[Poly],
+    w: &mut [Poly],
+    mut f: impl FnMut(&Poly),
 ) {
-    let mut finish = |r: usize, w: &mut Poly| {
+    let mut finish = |w: &mut Poly| {
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();
         w.caddq::<B>();
-        f(r, w);
+        f(w);
     };
     match prep {
         Some(prep) => {
-            let (mut w, mut part, mut col) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
-            for (r, row) in prep.a_hat.as_ref().chunks_exact(P::L).enumerate() {
-                row_product::<B>(&mut w, &mut part, &mut col, row, 0, columns);
-                finish(r, &mut w);
+            for (w_r, row) in w.iter_mut().zip(prep.a_hat.as_ref().chunks_exact(P::L)) {
+                row_times_vector::<B>(w_r, row, y_hat);
+                finish(w_r);
             }
         }
-        None => matrix_rows_apart::<B>(sk.rho, P::K, P::L, columns, finish),
+        None => matrix_rows_apart::<B>(sk.rho, P::K, P::L, &Columns::Ntt(y_hat), |r, w_r| {
+            w[r] = *w_r;
+            finish(&mut w[r]);
+        }),
     }
 }
 
 /// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\]),
 /// built over y\[j\] in `z_part` (which holds y packed, as sigEncode will hold z). Returns
-/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way.
+/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way. z\[j\] is
+/// built in `t.w0` (the scratch is the attempt's, wiped with it).
 #[inline(never)]
 fn z_columns<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     z_part: &mut [u8],
+    t: &mut RowScratch<'_>,
 ) -> bool {
     let len = 32 * P::GAMMA1_BITS;
-    let (mut z, mut cs, mut scratch) = (Poly::ZERO, Poly::ZERO, Poly::ZERO);
     let mut reject = false;
     for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
-        c_times::<P, B>(sk, prep, c, Secret::S1, j, &mut scratch, &mut cs);
+        c_times::<P, B>(sk, prep, c, Secret::S1, j, t.secret, t.cs);
+        let z = &mut t.w0;
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
-        z.add_assign(&cs);
+        z.add_assign(t.cs);
         z.reduce::<B>();
         reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
         B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
-    z.zeroize();
-    cs.zeroize();
-    scratch.zeroize();
     !reject
 }
 
-/// The scratch polynomials of one row of the checks and hints (they hold secret-dependent
-/// values), wiped on drop.
-struct RowScratch {
-    w1: Poly,
-    w0: Poly,
-    cs: Poly,
-    secret: Poly,
-}
-
-impl RowScratch {
-    fn new() -> Self {
-        Self {
-            w1: Poly::ZERO,
-            w0: Poly::ZERO,
-            cs: Poly::ZERO,
-            secret: Poly::ZERO,
-        }
-    }
-}
-
-impl Drop for RowScratch {
-    fn drop(&mut self) {
-        self.w1.zeroize();
-        self.w0.zeroize();
-        self.cs.zeroize();
-        self.secret.zeroize();
-    }
+/// The scratch polynomials of one row of the checks and hints or one column of z (they hold
+/// secret-dependent values): [`Work`]'s, wiped with it at the end of signing.
+struct RowScratch<'a> {
+    w1: &'a mut Poly,
+    w0: &'a mut Poly,
+    cs: &'a mut Poly,
+    secret: &'a mut Poly,
 }
 
 /// FIPS 204, Algorithm 7 lines 20 and 23, one row: w\[r\] - <<c s2\[r\]>> (in [0, q)) written over
@@ -205,10 +198,10 @@ fn r0_row<P: ParameterSet, B: Ops>(
     c: &Challenge,
     r: usize,
     w_r: &mut Poly,
-    t: &mut RowScratch,
+    t: &mut RowScratch<'_>,
 ) -> bool {
-    c_times::<P, B>(sk, prep, c, Secret::S2, r, &mut t.secret, &mut t.cs);
-    w_r.sub_assign(&t.cs);
+    c_times::<P, B>(sk, prep, c, Secret::S2, r, t.secret, t.cs);
+    w_r.sub_assign(t.cs);
     w_r.reduce::<B>();
     w_r.caddq::<B>();
     B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
@@ -226,14 +219,14 @@ fn hint_row<P: ParameterSet, B: Ops>(
     c: &Challenge,
     r: usize,
     w_r: &Poly,
-    t: &mut RowScratch,
+    t: &mut RowScratch<'_>,
     bits: &mut [u64; 4],
 ) -> (bool, usize) {
     B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
-    c_times::<P, B>(sk, prep, c, Secret::T0, r, &mut t.secret, &mut t.cs);
+    c_times::<P, B>(sk, prep, c, Secret::T0, r, t.secret, t.cs);
     t.cs.reduce::<B>();
     let reject = t.cs.norm_exceeds::<B>(P::GAMMA2);
-    t.w0.add_assign(&t.cs);
+    t.w0.add_assign(t.cs);
     // The hint of this row, into cs, then into its bits.
     let ones = B::make_hint(P::GAMMA2, &t.w0.0, &t.w1.0, &mut t.cs.0);
     for (word, hints) in bits.iter_mut().zip(t.cs.0.chunks_exact(64)) {
@@ -254,11 +247,11 @@ fn r0_rows<P: ParameterSet, B: Ops>(
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     w: &mut [Poly],
+    t: &mut RowScratch<'_>,
 ) -> bool {
-    let mut t = RowScratch::new();
     let mut reject = false;
     for (r, w_r) in w.iter_mut().enumerate() {
-        reject |= r0_row::<P, B>(sk, prep, c, r, w_r, &mut t);
+        reject |= r0_row::<P, B>(sk, prep, c, r, w_r, t);
     }
     !reject
 }
@@ -272,12 +265,12 @@ fn hint_rows<P: ParameterSet, B: Ops>(
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     w: &[Poly],
+    t: &mut RowScratch<'_>,
     bits: &mut HintBits,
 ) -> bool {
-    let mut t = RowScratch::new();
     let (mut reject, mut ones) = (false, 0);
     for (r, w_r) in w.iter().enumerate() {
-        let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, &mut t, &mut bits[r]);
+        let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, t, &mut bits[r]);
         reject |= rej;
         ones += n;
     }

@@ -8,7 +8,8 @@
 //! * [`rounding`]: Power2Round, Decompose, MakeHint, UseHint (Algorithms 35 to 40) and the
 //!   infinity-norm check.
 //! * [`pack`]: SimpleBitPack, BitPack and their inverses (Algorithms 16 to 19).
-//! * [`ball`]: SampleInBall's byte steps in constant time (Algorithm 29, lines 6 to 10).
+//! * [`ball`]: SampleInBall in constant time (Algorithm 29): its byte steps (lines 6 to 10) on
+//!   the positions of c, then c's masks and coefficients.
 //!
 //! The kernels are `unsafe fn`s compiled with `#[target_feature(enable = "avx2,bmi2,popcnt")]`.
 //! The safe [`Ops`] methods below call them only because the type [`Avx2`] is instantiated by
@@ -26,7 +27,7 @@ use pqlab_backend::Backend;
 
 use super::portable::Portable;
 use super::{Coeffs, Ops};
-use crate::ball::BallState;
+use crate::ball::{BallMasks, BallState};
 
 pub(in crate::backend) mod ball;
 mod ntt;
@@ -45,6 +46,16 @@ impl Ops for Avx2 {
     fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
         // SAFETY: `Avx2` is only instantiated after AVX2 was detected (module documentation).
         unsafe { ball::ball_bytes(st, bytes) }
+    }
+
+    fn ball_finish(st: &mut BallState) {
+        // SAFETY: `Avx2` is only instantiated after AVX2 was detected (module documentation).
+        unsafe { ball::ball_finish(st) }
+    }
+
+    fn ball_poly(c: &BallMasks, out: &mut Coeffs) {
+        // SAFETY: `Avx2` is only instantiated after AVX2 was detected (module documentation).
+        unsafe { ball::ball_poly(c, out) }
     }
 
     fn ntt(a: &mut Coeffs) {

@@ -7,6 +7,8 @@
 //! * [`sample`]: the rejection loops of Algorithms 30 and 31 (RejNTTPoly, RejBoundedPoly).
 //! * [`rounding`]: Algorithms 35, 36, 39 and 40 (Power2Round, Decompose, MakeHint, UseHint)
 //!   and the infinity-norm check.
+//! * [`ball`]: Algorithm 29 (SampleInBall): its byte steps on the positions of c, and c's
+//!   coefficients from its masks.
 //! * [`pack`]: Algorithms 16 to 19 (SimpleBitPack, BitPack, SimpleBitUnpack, BitUnpack).
 //!
 //! Every kernel is a `#[target_feature]` function; the safe [`Ops`] methods below call them
@@ -21,8 +23,9 @@ use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512};
 use pqlab_backend::Backend;
 
 use super::{Coeffs, Ops};
-use crate::ball::BallState;
+use crate::ball::{BallMasks, BallState};
 
+mod ball;
 mod ntt;
 mod pack;
 mod rounding;
@@ -64,9 +67,22 @@ impl Ops for Avx512 {
     const BACKEND: Backend = Backend::Avx512;
 
     fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
+        // SAFETY: `Avx512` is only instantiated after AVX-512F and BW were detected; the
+        // kernel reads and writes the 64 bytes of `st.pos`.
+        unsafe { ball::ball_bytes(st, bytes) }
+    }
+
+    fn ball_finish(st: &mut BallState) {
         // SAFETY: `Avx512` is only instantiated after AVX-512 and AVX2 were detected; the AVX2
-        // kernel (256-bit masks) is the right width for this step.
-        unsafe { super::avx2::ball::ball_bytes(st, bytes) }
+        // kernel (256-bit masks) is the right width for this step, on the positions that
+        // `ball_bytes` kept in the same form.
+        unsafe { super::avx2::ball::ball_finish(st) }
+    }
+
+    fn ball_poly(c: &BallMasks, out: &mut Coeffs) {
+        // SAFETY: `Avx512` is only instantiated after AVX-512F was detected; the kernel writes
+        // the 256 coefficients of `out` through 16 sixteen-lane vectors.
+        unsafe { ball::ball_poly(c, out) }
     }
 
     fn ntt(a: &mut Coeffs) {
