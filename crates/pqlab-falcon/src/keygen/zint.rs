@@ -440,7 +440,7 @@ pub(crate) fn to_fpr(x: &[u32], sw: usize) -> Fpr {
 }
 
 /// Bits \[pos, pos + 31) of the signed integer x (sign-extended beyond its words).
-fn bits31(x: &[u32], pos: u32) -> u32 {
+pub(crate) fn bits31(x: &[u32], pos: u32) -> u32 {
     let s = sign_word(x);
     let word = |i: usize| x.get(i).copied().unwrap_or(s);
     let (i, b) = ((pos / 32) as usize, pos % 32);
@@ -452,7 +452,10 @@ fn bits31(x: &[u32], pos: u32) -> u32 {
 /// the reference's `poly_big_to_fp` does (Falcon round-3 `keygen.c`): the magnitude's words
 /// taken from the lowest, each converted exactly and scaled by 2^(31 v), and added up in that
 /// order with a rounding at every addition. The caller ensures that the window holds the
-/// value (x fits in shift + 31 rlen signed bits).
+/// value (x fits in shift + 31 rlen signed bits). The solver converts whole polynomials with
+/// the batched twin `solve::reduce::windows_to_fpr`; this one-coefficient form is the
+/// reference its test compares with.
+#[cfg(test)]
 pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
     let neg = is_neg(x);
     let mut acc = Fpr::ZERO;
