@@ -9,7 +9,7 @@ use pqlab_keccak::Shake256Reader;
 
 /// Element 0: P(x = 0); element k > 0: P(x >= k + 1 | x > 0); all scaled by 2^63. (The
 /// reference's `gauss_1024_12289`, the distribution for sigma = 1.17 sqrt(12289 / 2048).)
-const GAUSS_1024_12289: [u64; 27] = [
+pub(super) const GAUSS_1024_12289: [u64; 27] = [
     1_283_868_770_400_643_928,
     6_416_574_995_475_331_444,
     4_078_260_278_032_692_663,
@@ -51,13 +51,13 @@ const _: () = {
 };
 
 /// SHAKE256 rate blocks squeezed per refill of a [`SampleStream`].
-const BLOCKS: usize = 8;
+const BLOCKS: usize = 16;
 /// Bytes per refill.
 pub(super) const BUF_BYTES: usize = 136 * BLOCKS;
 /// Table samples per refill (two 64-bit words each; `BLOCKS` is even, so no sample straddles
-/// two refills; a multiple of 4).
+/// two refills; a multiple of 8, the samples of one AVX-512 step).
 pub(super) const SAMPLES: usize = BUF_BYTES / 16;
-const _: () = assert!(BUF_BYTES.is_multiple_of(64));
+const _: () = assert!(BUF_BYTES.is_multiple_of(128));
 
 /// The keygen SHAKE256 stream turned into samples of the table distribution: the stream is
 /// read as 64-bit little-endian words, two per sample, in order (the stream is read by
@@ -109,8 +109,8 @@ impl Drop for SampleStream<'_> {
 /// is zero (its low 63 bits below element 0); the second (low 63 bits r) the magnitude, the
 /// first k >= 1 whose entry is not above r, i.e. 1 plus the number of entries 1..=25 above r.
 /// Every sample reads the whole table with the same operations (no secret-dependent index or
-/// branch); four samples at a time, for the compiler to vectorize (the x86-64 back ends
-/// compile the same code with AVX2 or AVX-512, [`super::gauss_x86`]).
+/// branch); four samples at a time (the x86-64 back ends do the same operations on vectors
+/// of four or eight samples, [`super::gauss_x86`]).
 pub(super) fn samples_from_words(
     backend: Backend,
     buf: &[u8; BUF_BYTES],

@@ -319,10 +319,15 @@ fn tables_avx2(q: Prime, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) 
         }
         let step = _mm256_set1_epi32(mmul(q, x[7], ws) as i32);
         let mut xv = load(&x);
+        // Position rev(j + l) over logn bits: for j a multiple of 8 and l < 8 the bits do not
+        // overlap, so it is rev(j) + rev(l) (rev(l) over 3 bits, shifted to the top): one
+        // bit reversal per eight entries.
+        let rl: [usize; 8] = core::array::from_fn(|l| ((l as u32).reverse_bits() >> 29) as usize);
         for j in (0..n).step_by(8) {
             store(&mut x, xv);
-            for (l, &v) in x.iter().enumerate() {
-                tab[((j + l) as u32).reverse_bits() as usize >> (32 - logn)] = v;
+            let rj = (j as u32).reverse_bits() as usize >> (32 - logn);
+            for (&r, &v) in rl.iter().zip(x.iter()) {
+                tab[rj + (r << (logn - 3))] = v;
             }
             xv = mmul8(xv, step, pv, p0iv);
         }

@@ -394,33 +394,50 @@ pub(crate) fn add_mul_signed(acc: &mut [u32], a: &[u32], b: &[u32], sub: bool, t
 }
 
 /// x -= y 2^s for signed x and y; the result is truncated to x's length (exact modulo
-/// 2^(32 x.len())): One pass
-/// over x from word s / 32, y's words shifted on the fly (y sign-extended), with a borrow.
+/// 2^(32 x.len())): one pass over x from word s / 32 up to the words of y 2^s (y's words
+/// shifted on the fly), with a borrow, then the borrow propagated through the sign words of
+/// y above them.
 pub(crate) fn sub_shifted(x: &mut [u32], y: &[u32], s: u32) {
     let sy = sign_word(y);
     let (ws, bs) = ((s / 32) as usize, s % 32);
-    let mut borrow = 0u32;
-    let mut prev = 0u32;
-    for (i, xi) in x.iter_mut().enumerate().skip(ws) {
-        let j = i - ws;
-        let cur = y.get(j).copied().unwrap_or(sy);
-        // Word j of y 2^bs.
-        let yw = if bs == 0 {
-            cur
-        } else {
-            (cur << bs) | (prev >> (32 - bs))
-        };
-        prev = cur;
-        let (t1, b1) = xi.overflowing_sub(yw);
-        let (t2, b2) = t1.overflowing_sub(borrow);
-        *xi = t2;
-        borrow = u32::from(b1 | b2);
-        // Past the words of y (yw is the sign word from now on), x is left unchanged by every
-        // word above once the borrow equals the sign bit (0 - 0, or all ones and a borrow):
-        // stop (NTRUSolve is not constant-time).
-        if j > y.len() && borrow == (sy & 1) {
+    let Some(x) = x.get_mut(ws..) else {
+        return;
+    };
+    // Words 0..=y.len() of y 2^bs: y's words shifted, and the top one holding the bits
+    // shifted out of y's last word (the sign word when bs = 0).
+    let body = x.len().min(y.len() + 1);
+    let (xb, xt) = x.split_at_mut(body);
+    let mut borrow = 0u64;
+    // x_i - yw - borrow on 64 bits: the borrow out is the top bit.
+    #[inline(always)]
+    fn sub(xi: &mut u32, yw: u32, borrow: &mut u64) {
+        let d = u64::from(*xi)
+            .wrapping_sub(u64::from(yw))
+            .wrapping_sub(*borrow);
+        *xi = d as u32;
+        *borrow = d >> 63;
+    }
+    if bs == 0 {
+        for (j, xi) in xb.iter_mut().enumerate() {
+            sub(xi, y.get(j).copied().unwrap_or(sy), &mut borrow);
+        }
+    } else {
+        let mut prev = 0u32;
+        for (j, xi) in xb.iter_mut().enumerate() {
+            let cur = y.get(j).copied().unwrap_or(sy);
+            sub(xi, (cur << bs) | (prev >> (32 - bs)), &mut borrow);
+            prev = cur;
+        }
+    }
+    // Above: every word of y 2^s is the sign word. x is left unchanged from the first word at
+    // which the borrow equals the sign bit (0 - 0, or all ones and a borrow): stop there
+    // (NTRUSolve is not constant-time).
+    let sb = u64::from(sy & 1);
+    for xi in xt.iter_mut() {
+        if borrow == sb {
             break;
         }
+        sub(xi, sy, &mut borrow);
     }
 }
 
@@ -440,7 +457,7 @@ pub(crate) fn to_fpr(x: &[u32], sw: usize) -> Fpr {
 }
 
 /// Bits \[pos, pos + 31) of the signed integer x (sign-extended beyond its words).
-fn bits31(x: &[u32], pos: u32) -> u32 {
+pub(crate) fn bits31(x: &[u32], pos: u32) -> u32 {
     let s = sign_word(x);
     let word = |i: usize| x.get(i).copied().unwrap_or(s);
     let (i, b) = ((pos / 32) as usize, pos % 32);
@@ -452,7 +469,10 @@ fn bits31(x: &[u32], pos: u32) -> u32 {
 /// the reference's `poly_big_to_fp` does (Falcon round-3 `keygen.c`): the magnitude's words
 /// taken from the lowest, each converted exactly and scaled by 2^(31 v), and added up in that
 /// order with a rounding at every addition. The caller ensures that the window holds the
-/// value (x fits in shift + 31 rlen signed bits).
+/// value (x fits in shift + 31 rlen signed bits). The solver converts whole polynomials with
+/// the batched twin `solve::reduce::windows_to_fpr`; this one-coefficient form is the
+/// reference its test compares with.
+#[cfg(test)]
 pub(crate) fn window_to_fpr(x: &[u32], shift: u32, rlen: usize) -> Fpr {
     let neg = is_neg(x);
     let mut acc = Fpr::ZERO;
@@ -589,6 +609,70 @@ pub(crate) mod tests {
                 copy_resize(&mut got[i][..cw], z)
             }));
             assert_eq!(got, want, "np = {np}");
+        }
+    }
+
+    /// The former one-loop [`super::sub_shifted`], the reference of its test: x -= y 2^s for signed x and y; the result is truncated to x's length (exact modulo
+    /// 2^(32 x.len())): One pass
+    /// over x from word s / 32, y's words shifted on the fly (y sign-extended), with a borrow.
+    fn sub_shifted_ref(x: &mut [u32], y: &[u32], s: u32) {
+        let sy = sign_word(y);
+        let (ws, bs) = ((s / 32) as usize, s % 32);
+        let mut borrow = 0u32;
+        let mut prev = 0u32;
+        for (i, xi) in x.iter_mut().enumerate().skip(ws) {
+            let j = i - ws;
+            let cur = y.get(j).copied().unwrap_or(sy);
+            // Word j of y 2^bs.
+            let yw = if bs == 0 {
+                cur
+            } else {
+                (cur << bs) | (prev >> (32 - bs))
+            };
+            prev = cur;
+            let (t1, b1) = xi.overflowing_sub(yw);
+            let (t2, b2) = t1.overflowing_sub(borrow);
+            *xi = t2;
+            borrow = u32::from(b1 | b2);
+            // Past the words of y (yw is the sign word from now on), x is left unchanged by every
+            // word above once the borrow equals the sign bit (0 - 0, or all ones and a borrow):
+            // stop (NTRUSolve is not constant-time).
+            if j > y.len() && borrow == (sy & 1) {
+                break;
+            }
+        }
+    }
+
+    /// [`sub_shifted`] equals the one-loop form on random signed integers: every shift
+    /// within and beyond x, every length of y up to x's and beyond.
+    #[test]
+    fn sub_shifted_matches_one_loop() {
+        let mut r = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            r
+        };
+        for round in 0..3000 {
+            let lx = 1 + (next() % 12) as usize;
+            let ly = 1 + (next() % 14) as usize;
+            let s = (next() % (32 * lx as u64 + 40)) as u32;
+            let mut x: std::vec::Vec<u32> = (0..lx).map(|_| next() as u32).collect();
+            let mut y: std::vec::Vec<u32> = (0..ly).map(|_| next() as u32).collect();
+            // Sign words at the top, often (the propagation's early stop).
+            if round % 2 == 0 {
+                let sx = 0u32.wrapping_sub(next() as u32 & 1);
+                let k = (next() % lx as u64) as usize;
+                x[lx - k..].fill(sx);
+                let sy = 0u32.wrapping_sub(next() as u32 & 1);
+                let k = (next() % ly as u64) as usize;
+                y[ly - k..].fill(sy);
+            }
+            let mut want = x.clone();
+            sub_shifted_ref(&mut want, &y, s);
+            sub_shifted(&mut x, &y, s);
+            assert_eq!(x, want, "round {round}");
         }
     }
 

@@ -64,10 +64,8 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     let (k, scratch) = scratch.split_at_mut(n);
     let rlen_fg = slen.min(10);
     let scale_fg = 31 * (slen - rlen_fg);
-    for i in 0..n {
-        rt3[i] = zint::window_to_fpr(f.c(i), scale_fg as u32, rlen_fg as usize);
-        rt4[i] = zint::window_to_fpr(g.c(i), scale_fg as u32, rlen_fg as usize);
-    }
+    windows_to_fpr(f, scale_fg as u32, rlen_fg as usize, rt3);
+    windows_to_fpr(g, scale_fg as u32, rlen_fg as usize, rt4);
     let (avg, sd) = BITLENGTH[depth];
     let (minbl_fg, maxbl_fg) = (avg - 6 * sd, avg + 6 * sd);
     fft(rt3, logn);
@@ -116,10 +114,8 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         }
         let rlen = fglen.min(10);
         let scale_big = 31 * (fglen - rlen);
-        for i in 0..n {
-            rt1[i] = zint::window_to_fpr(F.c(i), scale_big as u32, rlen as usize);
-            rt2[i] = zint::window_to_fpr(G.c(i), scale_big as u32, rlen as usize);
-        }
+        windows_to_fpr(F, scale_big as u32, rlen as usize, rt1);
+        windows_to_fpr(G, scale_big as u32, rlen as usize, rt2);
         fft(rt1, logn);
         fft(rt2, logn);
         poly_mul_fft(rt1, rt3);
@@ -171,6 +167,49 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         zint::wrap_signed(G.c_mut(i), keep);
     }
     true
+}
+
+/// [`zint::window_to_fpr`] of every coefficient of `p` into `out` (n values), with the same
+/// operations per coefficient, hence the same values: eight coefficients at a time, word v
+/// of each in turn, so that their eight chains of roundings (one addition per word, in the
+/// reference's order) overlap instead of running one after the other.
+fn windows_to_fpr(p: &Poly<'_>, shift: u32, rlen: usize, out: &mut [Fpr]) {
+    const B: usize = 8;
+    let w = p.w;
+    // Whether the window lies within every coefficient (as in `zint::window_to_fpr`).
+    let inside = (shift as usize + 31 * rlen) / 32 < w;
+    for (ci, o) in out[..p.n].chunks_mut(B).enumerate() {
+        let m = o.len();
+        let c = |j: usize| p.c(ci * B + j);
+        let mut acc = [Fpr::ZERO; B];
+        let mut neg = [false; B];
+        let mut xm = [0u32; B];
+        let mut cc = [0u32; B];
+        for j in 0..m {
+            // Two's complement negation of the window for a negative value.
+            neg[j] = zint::is_neg(c(j));
+            (xm[j], cc[j]) = if neg[j] { (0x7FFF_FFFF, 1) } else { (0, 0) };
+        }
+        for v in 0..rlen {
+            let scale = Fpr::pow2(31 * v as i32);
+            let pos = shift as usize + 31 * v;
+            let (i, b) = (pos / 32, pos % 32);
+            for j in 0..m {
+                let x = c(j);
+                let word = if inside {
+                    let hi = x.get(i + 1).copied().unwrap_or(0);
+                    ((u64::from(hi) << 32 | u64::from(x[i])) >> b) as u32 & 0x7FFF_FFFF
+                } else {
+                    zint::bits31(x, pos as u32)
+                };
+                let word = (word ^ xm[j]) + cc[j];
+                cc[j] = word >> 31;
+                let word = i64::from(word & 0x7FFF_FFFF);
+                acc[j] = acc[j].add(Fpr::of(if neg[j] { -word } else { word }).mul(scale));
+            }
+        }
+        o.copy_from_slice(&acc[..m]);
+    }
 }
 
 /// The most 64-bit limbs of f (or g) over all coefficients at the schoolbook depths: f and g
@@ -386,4 +425,48 @@ fn sub_mul_ntt<M: SolverMul>(
         })
     };
     sub_crt(F, rF) && sub_crt(G, rG)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fpr, Poly, windows_to_fpr};
+    use crate::keygen::zint;
+
+    /// The batched conversion gives [`zint::window_to_fpr`]'s values, bit for bit, on random
+    /// signed integers, windows within and beyond the words, and counts not a multiple of 8.
+    #[test]
+    fn windows_to_fpr_matches_one_by_one() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..300 {
+            let n = [1, 2, 5, 8, 13, 16, 32][round % 7];
+            let w = 1 + (next() % 12) as usize;
+            let rlen = 1 + (next() % 10) as usize;
+            let shift = (next() % (32 * w as u64 + 40)) as u32;
+            let mut d: std::vec::Vec<u32> = (0..n * w).map(|_| next() as u32).collect();
+            // Some small values (sign words above).
+            if round % 3 == 0 {
+                for i in 0..n {
+                    let s = 0u32.wrapping_sub(d[i * w] & 1);
+                    d[i * w + 1..(i + 1) * w].fill(s);
+                }
+            }
+            let p = Poly { d: &mut d, n, w };
+            let mut out = std::vec![Fpr::ZERO; n];
+            windows_to_fpr(&p, shift, rlen, &mut out);
+            for i in 0..n {
+                let want = zint::window_to_fpr(p.c(i), shift, rlen);
+                assert_eq!(
+                    out[i].to_bits(),
+                    want.to_bits(),
+                    "round {round}, coefficient {i}"
+                );
+            }
+        }
+    }
 }
