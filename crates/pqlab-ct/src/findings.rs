@@ -198,6 +198,17 @@ pub const EXPECTED: &[Expected] = &[
                  discarded and independent of the accepted key.",
     },
     Expected {
+        id: "falcon-keygen-gs-estimate",
+        file: "pqlab-falcon/src/fpr.rs",
+        function: "gram_schmidt_norm_ok",
+        lines: &[74],
+        kind: Kind::Public,
+        reason: "NTRUGen's Gram-Schmidt norm test of a candidate (f, g) (Alg. 5): the Parseval \
+                 estimate is compared with the bound's margins (a rejected candidate is \
+                 discarded; of the accepted key it reveals only whether its norm lies within \
+                 2^-20 of the bound, where the reference's computation decides).",
+    },
+    Expected {
         id: "falcon-keygen-invertible",
         file: "pqlab-falcon/src/keys.rs",
         function: "ntru_gen",
