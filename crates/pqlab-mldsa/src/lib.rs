@@ -8,7 +8,10 @@
 //!   interface (Algorithm 7) and external mu.
 //! * [`ExpandedSigningKey`]: a signing key with the per-key part of signing (ExpandA and the
 //!   NTTs of the secrets) done once, for signers of many messages.
-//! * [`VerifyingKey`]: verification (Algorithms 3, 5 and 8) and external mu.
+//! * [`VerifyingKey`]: verification (Algorithms 3, 5 and 8) and external mu; `verify_bytes`
+//!   reads the encoded signature where it lies.
+//! * Signing gives up with [`Error::SigningLimitReached`] after [`SIGNING_ATTEMPTS`] rejected
+//!   attempts (FIPS 204, Appendix C).
 //! * [`sign_encoded`], [`sign_mu_encoded`] (and their `_counted` variants, which return the
 //!   rejection loop's iterations) and [`verify_encoded`]: signing and verification on the
 //!   encoded keys, into and from the caller's buffers (PQClean's API), decoding nothing whole.
