@@ -51,7 +51,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-ball-shift",
         file: "pqlab-mldsa/src/ball.rs",
         function: "byte",
-        lines: &[95, 104, 107, 108],
+        lines: &[102, 111, 114, 115],
         kind: Kind::NotALeak,
         reason: "the constant-time SampleInBall (FIPS 204, Alg. 29) reads and sets bits of its \
                  masks at the secret positions i and j with register shifts and `bt reg, reg` \
@@ -61,7 +61,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-ball-budget",
         file: "pqlab-mldsa/src/ball.rs",
         function: "sample_masks",
-        lines: &[148, 150],
+        lines: &[155, 157],
         kind: Kind::Public,
         reason: "declassified by design: whether tau + 24 stream bytes held tau accepted \
                  positions (false with probability below 2^-20; see ball.rs).",

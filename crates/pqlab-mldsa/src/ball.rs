@@ -60,6 +60,15 @@ pub(crate) struct BallState {
     pub(crate) tau: u64,
 }
 
+/// FIPS 204, Algorithm 29 line 7 in constant time: all ones if the sampling at position `i`
+/// is not done (i < 256) and the stream byte `j` is accepted (j <= i), else zero (both
+/// differences are taken of values below 2^9). Shared by every back end's kernel.
+#[inline(always)]
+pub(crate) fn accept_mask(i: u64, j: u64) -> u64 {
+    let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
+    active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg()
+}
+
 /// [`Ops::ball_bytes`] in portable Rust: [`BallState::byte`] on each byte.
 pub(crate) fn ball_bytes_portable(st: &mut BallState, bytes: &[u8]) {
     for &b in bytes {
@@ -87,9 +96,7 @@ impl BallState {
     fn byte(&mut self, b: u8) {
         let j = u64::from(b);
         let i = self.i;
-        // accept: i < 256 and j <= i (both differences are taken of values below 2^9).
-        let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
-        let accept = active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg();
+        let accept = accept_mask(i, j);
         let (jb, ib) = (j & 63, i & 63);
         // One-hot word selectors: bit w of `at_j` is set if c_j lies in word w.
         let (at_j, at_i) = (1u64 << (j >> 6), 1u64 << ((i >> 6) & 3));

@@ -335,11 +335,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     pub fn verify_bytes(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
         check_len("signature", sig, P::SIG_LEN)?;
         let mu = mu::mu_pure(&self.tr, msg, ctx)?;
-        if verify::verify_mu::<P>(self, &mu, sig) {
-            Ok(())
-        } else {
-            Err(Error::InvalidSignature)
-        }
+        self.verify_mu_bytes(&mu, sig)
     }
 
     /// FIPS 204, Algorithm 5: HashML-DSA.Verify with pre-hash `hash`.
@@ -362,7 +358,13 @@ impl<P: ParameterSet> VerifyingKey<P> {
 
     /// FIPS 204, Algorithm 8 from line 7 on, for a precomputed mu ("external mu").
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
-        if verify::verify_mu::<P>(self, mu, sig.encoded.as_ref()) {
+        self.verify_mu_bytes(mu, sig.encoded.as_ref())
+    }
+
+    /// FIPS 204, Algorithm 8 from line 7 on, with the encoded signature `sig` of
+    /// `P::SIG_LEN` bytes.
+    fn verify_mu_bytes(&self, mu: &[u8; 64], sig: &[u8]) -> Result<(), Error> {
+        if verify::verify_mu::<P>(self, mu, sig) {
             Ok(())
         } else {
             Err(Error::InvalidSignature)

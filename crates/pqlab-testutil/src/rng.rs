@@ -23,6 +23,11 @@ impl TestRng {
         z ^ (z >> 31)
     }
 
+    /// The next 64-bit output (for tests that draw numbers rather than bytes).
+    pub fn next_u64(&mut self) -> u64 {
+        self.step()
+    }
+
     /// The next `N` bytes of the stream (a seed, a message, randomness).
     pub fn bytes<const N: usize>(&mut self) -> [u8; N] {
         let mut b = [0u8; N];

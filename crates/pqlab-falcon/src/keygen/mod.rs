@@ -257,17 +257,8 @@ mod tests {
         fn check<const N: usize>() {
             use super::{Fpr, fft};
             let logn = crate::params::logn(N);
-            let mut x = 0x2545_F491_4F6C_DD1Du64 ^ N as u64;
-            let mut small = |k: usize| {
-                let mut v = 0i64;
-                for _ in 0..k {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    v += (x % 5) as i64 - 2;
-                }
-                v
-            };
+            let mut rng = pqlab_testutil::rng::TestRng::new(N as u64);
+            let mut small = |k: usize| (0..k).map(|_| (rng.next_u64() % 5) as i64 - 2).sum::<i64>();
             let (mut below, mut above) = (0, 0);
             let mut worst = 0f64;
             for t in 0..300 {

@@ -647,13 +647,8 @@ pub(crate) mod tests {
     /// within and beyond x, every length of y up to x's and beyond.
     #[test]
     fn sub_shifted_matches_one_loop() {
-        let mut r = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
-            r
-        };
+        let mut rng = pqlab_testutil::rng::TestRng::new(2);
+        let mut next = || rng.next_u64();
         for round in 0..3000 {
             let lx = 1 + (next() % 12) as usize;
             let ly = 1 + (next() % 14) as usize;

@@ -436,13 +436,8 @@ mod tests {
     /// signed integers, windows within and beyond the words, and counts not a multiple of 8.
     #[test]
     fn windows_to_fpr_matches_one_by_one() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = pqlab_testutil::rng::TestRng::new(1);
+        let mut next = || rng.next_u64();
         for round in 0..300 {
             let n = [1, 2, 5, 8, 13, 16, 32][round % 7];
             let w = 1 + (next() % 12) as usize;

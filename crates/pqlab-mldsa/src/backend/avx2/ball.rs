@@ -21,7 +21,7 @@ use core::arch::x86_64::{
 };
 
 use crate::backend::Coeffs;
-use crate::ball::{BallMasks, BallState};
+use crate::ball::{BallMasks, BallState, accept_mask};
 
 /// [`crate::backend::Ops::ball_bytes`] on AVX2: FIPS 204, Algorithm 29 lines 6 to 10 for
 /// each byte of `bytes`, on the positions form of c (module documentation).
@@ -50,9 +50,7 @@ pub(in crate::backend) unsafe fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
     let mut i = st.i;
     for &b in bytes {
         let j = u64::from(b);
-        // accept: i < 256 and j <= i (as in `BallState::byte`).
-        let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
-        let accept = active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg();
+        let accept = accept_mask(i, j);
         // The lane of the coefficient placed by this step (below tau while active).
         let t = i.wrapping_sub(first) & 63;
         let acc = _mm256_set1_epi8(accept as i8);

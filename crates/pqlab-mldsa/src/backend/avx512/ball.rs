@@ -17,7 +17,7 @@ use core::arch::x86_64::{
 
 use super::store;
 use crate::backend::Coeffs;
-use crate::ball::{BallMasks, BallState};
+use crate::ball::{BallMasks, BallState, accept_mask};
 
 /// [`crate::backend::Ops::ball_bytes`] on AVX-512: FIPS 204, Algorithm 29 lines 6 to 10 for
 /// each byte of `bytes`, on the positions form of c (`BallState::pos`, one vector).
@@ -29,9 +29,7 @@ pub(super) fn ball_bytes(st: &mut BallState, bytes: &[u8]) {
     let mut i = st.i;
     for &b in bytes {
         let j = u64::from(b);
-        // accept: i < 256 and j <= i (as in `BallState::byte`).
-        let active = (i.wrapping_sub(256) >> 63).wrapping_neg();
-        let accept = active & ((i.wrapping_sub(j) >> 63) ^ 1).wrapping_neg();
+        let accept = accept_mask(i, j);
         // Lane t (below tau while active) is the coefficient this step places.
         let new: __mmask64 = (1u64 << (i.wrapping_sub(first) & 63)) & accept;
         let (bj, bi) = (_mm512_set1_epi8(b as i8), _mm512_set1_epi8(i as u8 as i8));
