@@ -178,6 +178,9 @@ fn mkgauss(rng: &mut SampleStream<'_>, logn: u32) -> i32 {
 /// A polynomial of n = 2^logn such coefficients, each in \[-127, 127\], with an odd sum of
 /// coefficients (so that its resultant with x^n + 1 is odd, as NTRUSolve's binary GCD
 /// needs); out-of-range values and an even final parity are redrawn, as in the reference.
+/// Out of line: a frame of its own, which the constant-time check's known finding on the
+/// parity redraw (`falcon-keygen-gauss-parity`) names.
+#[inline(never)]
 pub(crate) fn poly_small_mkgauss(rng: &mut SampleStream<'_>, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
     let mut parity = 0u32;
