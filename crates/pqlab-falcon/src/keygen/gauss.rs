@@ -62,10 +62,11 @@ const _: () = assert!(BUF_BYTES.is_multiple_of(128));
 /// The keygen SHAKE256 stream turned into samples of the table distribution: the stream is
 /// read as 64-bit little-endian words, two per sample, in order (the stream is read by
 /// nothing else during key generation), `BLOCKS` rate blocks at a time, and the samples of a
-/// refill are computed together ([`samples_from_words`]). Zeroized on drop.
+/// refill are computed together ([`samples_from_words`]). Only the samples are kept (the
+/// stream bytes of a refill live in [`Self::refill`]'s frame, so that they do not add to the
+/// stack of the whole key generation). Zeroized on drop.
 pub(crate) struct SampleStream<'a> {
     rng: &'a mut Shake256Reader,
-    buf: [u8; BUF_BYTES],
     samples: [i32; SAMPLES],
     pos: usize,
     backend: Backend,
@@ -75,7 +76,6 @@ impl<'a> SampleStream<'a> {
     pub(crate) fn new(rng: &'a mut Shake256Reader) -> Self {
         SampleStream {
             rng,
-            buf: [0; BUF_BYTES],
             samples: [0; SAMPLES],
             pos: SAMPLES,
             backend: pqlab_backend::selected(),
@@ -86,20 +86,29 @@ impl<'a> SampleStream<'a> {
     #[inline]
     fn next_sample(&mut self) -> i32 {
         if self.pos == SAMPLES {
-            self.rng.squeeze(&mut self.buf);
-            samples_from_words(self.backend, &self.buf, &mut self.samples);
-            self.pos = 0;
+            self.refill();
         }
         let s = self.samples[self.pos];
         self.pos += 1;
         s
+    }
+
+    /// The next `SAMPLES` samples, from the next `BUF_BYTES` bytes of the stream (wiped
+    /// after use).
+    #[inline(never)]
+    fn refill(&mut self) {
+        use zeroize::Zeroize;
+        let mut buf = [0u8; BUF_BYTES];
+        self.rng.squeeze(&mut buf);
+        samples_from_words(self.backend, &buf, &mut self.samples);
+        buf.zeroize();
+        self.pos = 0;
     }
 }
 
 impl Drop for SampleStream<'_> {
     fn drop(&mut self) {
         use zeroize::Zeroize;
-        self.buf.zeroize();
         self.samples.zeroize();
     }
 }
@@ -169,6 +178,9 @@ fn mkgauss(rng: &mut SampleStream<'_>, logn: u32) -> i32 {
 /// A polynomial of n = 2^logn such coefficients, each in \[-127, 127\], with an odd sum of
 /// coefficients (so that its resultant with x^n + 1 is odd, as NTRUSolve's binary GCD
 /// needs); out-of-range values and an even final parity are redrawn, as in the reference.
+/// Out of line: a frame of its own, which the constant-time check's known finding on the
+/// parity redraw (`falcon-keygen-gauss-parity`) names.
+#[inline(never)]
 pub(crate) fn poly_small_mkgauss(rng: &mut SampleStream<'_>, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
     let mut parity = 0u32;

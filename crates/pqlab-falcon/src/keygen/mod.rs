@@ -104,10 +104,7 @@ fn ntru_gen_in<const N: usize, M: SolverMul>(
             continue;
         }
         // f must be invertible modulo q (h = g / f).
-        let mut fq = small_to_ntt(&sk.f);
-        let bad = has_zero(&fq);
-        fq.zeroize();
-        if bad {
+        if !invertible_mod_q(&sk.f) {
             continue;
         }
         // Self time: the FFTs inside count as FFT, not as NTRUSolve.
@@ -117,6 +114,17 @@ fn ntru_gen_in<const N: usize, M: SolverMul>(
         }
     }
     sk
+}
+
+/// Falcon spec, Algorithm 5 (NTRUGen): the check that f is invertible modulo q (no zero in
+/// its NTT). Out of line, so that its NTT buffer is not part of the frame that stays on the
+/// stack during NTRUSolve.
+#[inline(never)]
+fn invertible_mod_q<const N: usize>(f: &[i8; N]) -> bool {
+    let mut fq = small_to_ntt(f);
+    let bad = has_zero(&fq);
+    fq.zeroize();
+    !bad
 }
 
 /// Falcon spec, Algorithm 5, NTRUGen step 6: the squared norm of the Gram-Schmidt vector
