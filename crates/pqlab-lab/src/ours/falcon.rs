@@ -46,11 +46,13 @@ impl<const N: usize> Falcon<N> {
     /// A key pair from `pqlab-falcon`'s key generation.
     fn generate(out: &mut KeyPair) -> Result<(), LabError> {
         let sk = SigningKey::<N>::generate().map_err(lib_err)?;
-        let mut skb = [0u8; 2305];
-        let mut pkb = [0u8; 1793];
-        let sl = sk.encode(&mut skb).map_err(lib_err)?;
-        let pl = sk.verifying_key().encode(&mut pkb).map_err(lib_err)?;
-        out.set(&pkb[..pl], &skb[..sl]);
+        // Encoded straight into the key pair's buffers (no 4 KB of encodings on the stack).
+        out.secret.resize(SigningKey::<N>::ENCODED_LEN, 0);
+        let sl = sk.encode(&mut out.secret).map_err(lib_err)?;
+        out.secret.truncate(sl);
+        out.public.resize(VerifyingKey::<N>::ENCODED_LEN, 0);
+        let pl = sk.verifying_key().encode(&mut out.public).map_err(lib_err)?;
+        out.public.truncate(pl);
         Ok(())
     }
 }
