@@ -57,12 +57,15 @@ pub fn round_constants_bytes() -> usize {
     size_of_val(&RC)
 }
 
-/// The lanes that [`round`] keeps complemented ("lane complementing", Keccak implementation
+/// The lanes that [`round`] and the bit-interleaved permutation keep complemented.
+pub(crate) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+
+/// Complements the lanes that [`round`] keeps complemented ("lane complementing", Keccak implementation
 /// overview, Section 2.2): A\[1\], A\[2\], A\[8\], A\[12\], A\[17\], A\[20\]. With them stored as
 /// their complements, chi needs one NOT per row instead of five.
 #[inline(always)]
 pub(crate) fn complement(a: &mut [u64; 25]) {
-    for i in [1, 2, 8, 12, 17, 20] {
+    for i in COMPLEMENTED {
         a[i] = !a[i];
     }
 }

@@ -14,7 +14,7 @@
 //! target the `u64` is just the register pair). [`to_interleaved`] and [`from_interleaved`]
 //! convert one lane; [`permute`] runs the 24 rounds on a state in this form.
 
-use super::{RC, complement};
+use super::{COMPLEMENTED, RC};
 
 /// Moves the even-numbered bits of `x` to its low half and the odd-numbered bits to its high
 /// half, in bit order (Hacker's Delight, 7-2: four exchanges of bit groups, `delta_swap`).
@@ -160,107 +160,133 @@ impl core::ops::Not for Lane {
     }
 }
 
-/// One round of Keccak-f\[1600\] (FIPS 202, Algorithm 7, step 2: Rnd = iota . chi . pi . rho .
-/// theta) on bit-interleaved lanes, from `a` into `e`, with round constant `rc` (interleaved).
+/// theta's D\[x\] (FIPS 202, Algorithm 1): C\[x\] = the parity of column x; D\[x\] = C\[x-1\] ^
+/// rot(C\[x+1\], 1).
 ///
-/// The same order as the 64-bit [`round`](super::round): theta's column parities, then the
-/// output row by row, each row's five input lanes going through theta's XOR, rho (Algorithm 2)
-/// and pi (Algorithm 3) straight into chi (Algorithm 4), with the same complemented lanes
-/// (lane complementing, so chi needs one NOT per row).
-#[inline(always)]
-fn round(a: &[Lane; 25], e: &mut [Lane; 25], rc: Lane) {
-    // theta (Algorithm 1): C[x] = parity of column x; D[x] = C[x-1] ^ rot(C[x+1], 1).
-    let c0 = a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20];
-    let c1 = a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21];
-    let c2 = a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22];
-    let c3 = a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23];
-    let c4 = a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24];
-    let d0 = c4 ^ c1.rotl::<1>();
-    let d1 = c0 ^ c2.rotl::<1>();
-    let d2 = c1 ^ c3.rotl::<1>();
-    let d3 = c2 ^ c4.rotl::<1>();
-    let d4 = c3 ^ c0.rotl::<1>();
+/// A function of its own, and each column's parity passed through `black_box` (an empty
+/// assembly block that the compiler must assume reads and writes memory), so that the compiler
+/// loads each column's lanes just before XORing them: without the barriers it hoists all 50
+/// loads to the top and spills most of them (about 60 more instructions per round on the
+/// Cortex-M4). The barriers only order the code; the result is the same.
+#[inline(never)]
+fn theta(a: &[u64; 25]) -> [Lane; 5] {
+    use core::hint::black_box;
+    let l = |i: usize| Lane::load(a[i]);
+    let c0 = black_box(l(0) ^ l(5) ^ l(10) ^ l(15) ^ l(20));
+    let c1 = black_box(l(1) ^ l(6) ^ l(11) ^ l(16) ^ l(21));
+    let c2 = black_box(l(2) ^ l(7) ^ l(12) ^ l(17) ^ l(22));
+    let c3 = black_box(l(3) ^ l(8) ^ l(13) ^ l(18) ^ l(23));
+    let c4 = l(4) ^ l(9) ^ l(14) ^ l(19) ^ l(24);
+    [
+        c4 ^ c1.rotl::<1>(),
+        c0 ^ c2.rotl::<1>(),
+        c1 ^ c3.rotl::<1>(),
+        c2 ^ c4.rotl::<1>(),
+        c3 ^ c0.rotl::<1>(),
+    ]
+}
+
+/// One round of Keccak-f\[1600\] (FIPS 202, Algorithm 7, step 2: Rnd = iota . chi . pi . rho .
+/// theta) on bit-interleaved lanes, from `a` into `e`, with the interleaved round constant `rc`.
+///
+/// The order of the 64-bit [`round`](super::round): theta's D ([`theta`]), then the output row
+/// by row, each row's five input lanes going through theta's XOR, rho (Algorithm 2) and pi
+/// (Algorithm 3) straight into chi (Algorithm 4), with the same complemented lanes (lane
+/// complementing: one NOT per row). Not inlined, so that both states stay in memory and each
+/// lane is loaded where it is used, and a `black_box` barrier between rows keeps the compiler
+/// from hoisting the next row's loads (fewer spills; see [`theta`]).
+#[inline(never)]
+fn round(a: &[u64; 25], e: &mut [u64; 25], rc: Lane) {
+    let [d0, d1, d2, d3, d4] = theta(a);
+    let l = |i: usize| Lane::load(a[i]);
 
     // Row 0: A[0], A[6], A[12], A[18], A[24] (pi: B[y + 5((2x + 3y) mod 5)] =
     // rot(A[x + 5y] ^ D[x], r[x][y])), then chi and iota (Algorithm 6).
-    let b0 = a[0] ^ d0;
-    let b1 = (a[6] ^ d1).rotl::<44>();
-    let b2 = (a[12] ^ d2).rotl::<43>();
-    let b3 = (a[18] ^ d3).rotl::<21>();
-    let b4 = (a[24] ^ d4).rotl::<14>();
-    e[0] = b0 ^ (b1 | b2) ^ rc;
-    e[1] = b1 ^ (!b2 | b3);
-    e[2] = b2 ^ (b3 & b4);
-    e[3] = b3 ^ (b4 | b0);
-    e[4] = b4 ^ (b0 & b1);
+    let b0 = l(0) ^ d0;
+    let b1 = (l(6) ^ d1).rotl::<44>();
+    let b2 = (l(12) ^ d2).rotl::<43>();
+    let b3 = (l(18) ^ d3).rotl::<21>();
+    let b4 = (l(24) ^ d4).rotl::<14>();
+    e[0] = (b0 ^ (b1 | b2) ^ rc).store();
+    e[1] = (b1 ^ (!b2 | b3)).store();
+    e[2] = (b2 ^ (b3 & b4)).store();
+    e[3] = (b3 ^ (b4 | b0)).store();
+    e[4] = (b4 ^ (b0 & b1)).store();
+
+    core::hint::black_box(());
 
     // Row 1: A[3], A[9], A[10], A[16], A[22].
-    let b0 = (a[3] ^ d3).rotl::<28>();
-    let b1 = (a[9] ^ d4).rotl::<20>();
-    let b2 = (a[10] ^ d0).rotl::<3>();
-    let b3 = (a[16] ^ d1).rotl::<45>();
-    let b4 = (a[22] ^ d2).rotl::<61>();
-    e[5] = b0 ^ (b1 | b2);
-    e[6] = b1 ^ (b2 & b3);
-    e[7] = b2 ^ (b3 | !b4);
-    e[8] = b3 ^ (b4 | b0);
-    e[9] = b4 ^ (b0 & b1);
+    let b0 = (l(3) ^ d3).rotl::<28>();
+    let b1 = (l(9) ^ d4).rotl::<20>();
+    let b2 = (l(10) ^ d0).rotl::<3>();
+    let b3 = (l(16) ^ d1).rotl::<45>();
+    let b4 = (l(22) ^ d2).rotl::<61>();
+    e[5] = (b0 ^ (b1 | b2)).store();
+    e[6] = (b1 ^ (b2 & b3)).store();
+    e[7] = (b2 ^ (b3 | !b4)).store();
+    e[8] = (b3 ^ (b4 | b0)).store();
+    e[9] = (b4 ^ (b0 & b1)).store();
+
+    core::hint::black_box(());
 
     // Row 2: A[1], A[7], A[13], A[19], A[20].
-    let b0 = (a[1] ^ d1).rotl::<1>();
-    let b1 = (a[7] ^ d2).rotl::<6>();
-    let b2 = (a[13] ^ d3).rotl::<25>();
-    let b3 = (a[19] ^ d4).rotl::<8>();
-    let b4 = (a[20] ^ d0).rotl::<18>();
-    e[10] = b0 ^ (b1 | b2);
-    e[11] = b1 ^ (b2 & b3);
-    e[12] = b2 ^ (!b3 & b4);
-    e[13] = !b3 ^ (b4 | b0);
-    e[14] = b4 ^ (b0 & b1);
+    let b0 = (l(1) ^ d1).rotl::<1>();
+    let b1 = (l(7) ^ d2).rotl::<6>();
+    let b2 = (l(13) ^ d3).rotl::<25>();
+    let b3 = (l(19) ^ d4).rotl::<8>();
+    let b4 = (l(20) ^ d0).rotl::<18>();
+    e[10] = (b0 ^ (b1 | b2)).store();
+    e[11] = (b1 ^ (b2 & b3)).store();
+    e[12] = (b2 ^ (!b3 & b4)).store();
+    e[13] = (!b3 ^ (b4 | b0)).store();
+    e[14] = (b4 ^ (b0 & b1)).store();
+
+    core::hint::black_box(());
 
     // Row 3: A[4], A[5], A[11], A[17], A[23].
-    let b0 = (a[4] ^ d4).rotl::<27>();
-    let b1 = (a[5] ^ d0).rotl::<36>();
-    let b2 = (a[11] ^ d1).rotl::<10>();
-    let b3 = (a[17] ^ d2).rotl::<15>();
-    let b4 = (a[23] ^ d3).rotl::<56>();
-    e[15] = b0 ^ (b1 & b2);
-    e[16] = b1 ^ (b2 | b3);
-    e[17] = b2 ^ (!b3 | b4);
-    e[18] = !b3 ^ (b4 & b0);
-    e[19] = b4 ^ (b0 | b1);
+    let b0 = (l(4) ^ d4).rotl::<27>();
+    let b1 = (l(5) ^ d0).rotl::<36>();
+    let b2 = (l(11) ^ d1).rotl::<10>();
+    let b3 = (l(17) ^ d2).rotl::<15>();
+    let b4 = (l(23) ^ d3).rotl::<56>();
+    e[15] = (b0 ^ (b1 & b2)).store();
+    e[16] = (b1 ^ (b2 | b3)).store();
+    e[17] = (b2 ^ (!b3 | b4)).store();
+    e[18] = (!b3 ^ (b4 & b0)).store();
+    e[19] = (b4 ^ (b0 | b1)).store();
+
+    core::hint::black_box(());
 
     // Row 4: A[2], A[8], A[14], A[15], A[21].
-    let b0 = (a[2] ^ d2).rotl::<62>();
-    let b1 = (a[8] ^ d3).rotl::<55>();
-    let b2 = (a[14] ^ d4).rotl::<39>();
-    let b3 = (a[15] ^ d0).rotl::<41>();
-    let b4 = (a[21] ^ d1).rotl::<2>();
-    e[20] = b0 ^ (!b1 & b2);
-    e[21] = !b1 ^ (b2 | b3);
-    e[22] = b2 ^ (b3 & b4);
-    e[23] = b3 ^ (b4 | b0);
-    e[24] = b4 ^ (b0 & b1);
+    let b0 = (l(2) ^ d2).rotl::<62>();
+    let b1 = (l(8) ^ d3).rotl::<55>();
+    let b2 = (l(14) ^ d4).rotl::<39>();
+    let b3 = (l(15) ^ d0).rotl::<41>();
+    let b4 = (l(21) ^ d1).rotl::<2>();
+    e[20] = (b0 ^ (!b1 & b2)).store();
+    e[21] = (!b1 ^ (b2 | b3)).store();
+    e[22] = (b2 ^ (b3 & b4)).store();
+    e[23] = (b3 ^ (b4 | b0)).store();
+    e[24] = (b4 ^ (b0 & b1)).store();
 }
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a state whose lanes are in bit-interleaved
-/// form (see the module documentation). Two rounds per loop iteration, `s -> t -> s`.
-#[inline(never)]
+/// form (see the module documentation): 24 [`round`]s, `a -> t -> a`. The lanes of
+/// [`COMPLEMENTED`] are complemented on the way in and out, as in the 64-bit permutation
+/// (complementing a lane complements both of its words).
 pub(crate) fn permute(a: &mut [u64; 25]) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Keccak);
-    // Complementing a lane complements both of its words, so the complemented lanes are the
-    // same as in the 64-bit form.
-    complement(a);
-    let mut s: [Lane; 25] = core::array::from_fn(|i| Lane::load(a[i]));
-    let mut t = [Lane { e: 0, o: 0 }; 25];
+    for i in COMPLEMENTED {
+        a[i] = !a[i];
+    }
+    let mut t = [0u64; 25];
     for rc in RC_INTERLEAVED.chunks_exact(2) {
-        round(&s, &mut t, Lane::load(rc[0]));
-        round(&t, &mut s, Lane::load(rc[1]));
+        round(a, &mut t, Lane::load(rc[0]));
+        round(&t, a, Lane::load(rc[1]));
     }
-    for (w, l) in a.iter_mut().zip(s) {
-        *w = l.store();
+    for i in COMPLEMENTED {
+        a[i] = !a[i];
     }
-    complement(a);
 }
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a state in standard form, through the
