@@ -4,9 +4,25 @@
 //! target, and on x86-64 with BMI2 (`rorx`, a rotation that keeps its source, so fewer register
 //! copies) in the twin module `bmi2.rs`. [`keccak_f1600`] runs the BMI2 build when the selected
 //! back end is AVX2 or AVX-512 (both imply BMI2), else the portable one.
+//!
+//! On targets with 32-bit pointers (the Cortex-M4) the portable permutation is the
+//! bit-interleaved one of `interleaved.rs` (each lane as two 32-bit words, so that rotations
+//! stay 32-bit), and the sponges keep their states in that form ([`lane_in`], [`lane_out`],
+//! [`keccak_f1600_state`]); the `bit-interleaved` feature selects it on every target, for
+//! testing it on x86-64.
 
 #[cfg(target_arch = "x86_64")]
 mod bmi2;
+pub(crate) mod interleaved;
+
+/// Whether the portable permutation is the bit-interleaved one ([`interleaved`]) and the
+/// sponges keep their states bit-interleaved: on 32-bit targets, or everywhere with the
+/// `bit-interleaved` feature (which also turns off the BMI2 and SIMD builds, so that every
+/// test runs it).
+pub(crate) const INTERLEAVED: bool = cfg!(any(
+    target_pointer_width = "32",
+    feature = "bit-interleaved"
+));
 
 /// Round constants RC\[i_r\] of the iota step (FIPS 202, Algorithm 6), for the 24 rounds.
 pub(crate) const RC: [u64; 24] = [
@@ -41,12 +57,15 @@ pub fn round_constants_bytes() -> usize {
     size_of_val(&RC)
 }
 
-/// The lanes that [`round`] keeps complemented ("lane complementing", Keccak implementation
+/// The lanes that [`round`] and the bit-interleaved permutation keep complemented.
+pub(crate) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+
+/// Complements the lanes that [`round`] keeps complemented ("lane complementing", Keccak implementation
 /// overview, Section 2.2): A\[1\], A\[2\], A\[8\], A\[12\], A\[17\], A\[20\]. With them stored as
 /// their complements, chi needs one NOT per row instead of five.
 #[inline(always)]
 pub(crate) fn complement(a: &mut [u64; 25]) {
-    for i in [1, 2, 8, 12, 17, 20] {
+    for i in COMPLEMENTED {
         a[i] = !a[i];
     }
 }
@@ -143,7 +162,7 @@ pub(crate) fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
 /// the same result.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = bmi2::Bmi2::selected() {
+    if !INTERLEAVED && let Some(cpu) = bmi2::Bmi2::selected() {
         cpu.keccak_f1600(a);
         return;
     }
@@ -151,9 +170,59 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
 }
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\], the portable build (every
-/// target; the reference of the SIMD twins).
+/// target; the reference of the SIMD twins): [`permute`] on 64-bit lanes, or with
+/// [`INTERLEAVED`] the bit-interleaved permutation.
 pub(crate) fn keccak_f1600_portable(a: &mut [u64; 25]) {
-    permute(a);
+    if INTERLEAVED {
+        interleaved::keccak_f1600(a);
+    } else {
+        permute(a);
+    }
+}
+
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the portable build, on a state in the form of
+/// [`lane_in`] (the multi-lane sponges' portable back end): the bit-interleaved permutation
+/// with [`INTERLEAVED`], else [`keccak_f1600_portable`].
+#[inline]
+pub(crate) fn keccak_f1600_portable_state(a: &mut [u64; 25]) {
+    if INTERLEAVED {
+        interleaved::permute(a);
+    } else {
+        keccak_f1600_portable(a);
+    }
+}
+
+/// A standard lane (FIPS 202, Section 3.1.2) in the form the sponges keep their states in:
+/// bit-interleaved with [`INTERLEAVED`] ([`interleaved::to_interleaved`]), else itself.
+#[inline(always)]
+pub(crate) fn lane_in(lane: u64) -> u64 {
+    if INTERLEAVED {
+        interleaved::to_interleaved(lane)
+    } else {
+        lane
+    }
+}
+
+/// The inverse of [`lane_in`]: a lane of a sponge's state in standard form.
+#[inline(always)]
+pub(crate) fn lane_out(lane: u64) -> u64 {
+    if INTERLEAVED {
+        interleaved::from_interleaved(lane)
+    } else {
+        lane
+    }
+}
+
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a sponge's state, whose lanes are in the
+/// form of [`lane_in`]: the bit-interleaved permutation with [`INTERLEAVED`] (no conversion),
+/// else [`keccak_f1600`].
+#[inline]
+pub(crate) fn keccak_f1600_state(a: &mut [u64; 25]) {
+    if INTERLEAVED {
+        interleaved::permute(a);
+    } else {
+        keccak_f1600(a);
+    }
 }
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the body shared by every build. Two rounds per

@@ -25,10 +25,12 @@ use pqlab_backend::Backend;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::SHAKE_DS;
+use crate::keccak::{lane_in, lane_out};
 
 /// Eight interleaved Keccak-f\[1600\] states: `self.0[i][l]` is lane `A[i]` (`i = x + 5y`,
-/// FIPS 202, Section 3.1.2) of instance `l`. Aligned to a cache line so that each row of eight
-/// lanes is one 512-bit vector.
+/// FIPS 202, Section 3.1.2) of instance `l`, in the form of `keccak::lane_in` (on 32-bit
+/// targets each lane is itself bit-interleaved). Aligned to a cache line so that each row of
+/// eight lanes is one 512-bit vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub(crate) struct Interleaved(pub(crate) [[u64; 8]; 25]);
@@ -44,15 +46,15 @@ impl Interleaved {
         let whole = tail.chunks_exact(8);
         let bytes = whole.remainder();
         for (row, word) in self.0.iter_mut().zip(whole) {
-            row[l] ^= load64(word);
+            row[l] ^= lane_in(load64(word));
         }
         let mut last = 0u64;
         for (k, &b) in bytes.iter().enumerate() {
             last |= u64::from(b) << (8 * k);
         }
         last |= u64::from(SHAKE_DS) << (8 * (tail.len() % 8));
-        self.0[tail.len() / 8][l] ^= last;
-        self.0[rate / 8 - 1][l] ^= 0x80 << 56;
+        self.0[tail.len() / 8][l] ^= lane_in(last);
+        self.0[rate / 8 - 1][l] ^= lane_in(0x80 << 56);
     }
 }
 
@@ -115,11 +117,11 @@ fn read_lane(state: &Interleaved, lane: usize, out: &mut [u8]) {
     let whole = (out.len() / 8).min(25);
     let (head, tail) = out.split_at_mut(8 * whole);
     for (row, bytes) in state.0.iter().zip(head.chunks_exact_mut(8)) {
-        bytes.copy_from_slice(&row[lane].to_le_bytes());
+        bytes.copy_from_slice(&lane_out(row[lane]).to_le_bytes());
     }
     if let (Some(row), false) = (state.0.get(whole), tail.is_empty()) {
         let n = tail.len().min(8);
-        tail[..n].copy_from_slice(&row[lane].to_le_bytes()[..n]);
+        tail[..n].copy_from_slice(&lane_out(row[lane]).to_le_bytes()[..n]);
     }
 }
 
@@ -176,7 +178,7 @@ impl<const RATE: usize> ShakeX<RATE> {
         while len - off >= RATE {
             for (l, m) in inputs.iter().enumerate() {
                 for (row, word) in x.state.0.iter_mut().zip(m[off..off + RATE].chunks_exact(8)) {
-                    row[l] ^= load64(word);
+                    row[l] ^= lane_in(load64(word));
                 }
             }
             x.permute();
@@ -220,7 +222,7 @@ impl<const RATE: usize> ShakeX<RATE> {
         self.permute();
         for (l, block) in out.iter_mut().take(self.lanes).enumerate() {
             for (row, bytes) in self.state.0.iter().zip(block.chunks_exact_mut(8)) {
-                bytes.copy_from_slice(&row[l].to_le_bytes());
+                bytes.copy_from_slice(&lane_out(row[l]).to_le_bytes());
             }
         }
     }
@@ -260,7 +262,12 @@ impl<const RATE: usize> ShakeX<RATE> {
 /// the scalar permutation per lane.
 fn permute(engine: Engine, state: &mut Interleaved, lanes: usize) {
     match (engine, lanes) {
+        // With `INTERLEAVED` (32-bit targets, where the engine is always portable, or the
+        // `bit-interleaved` feature) the states are bit-interleaved, which only the portable
+        // back end takes.
         (_, 0) | (Engine::Portable, _) => portable::keccak_f1600_lanes(state, lanes),
+        #[cfg(target_arch = "x86_64")]
+        _ if crate::keccak::INTERLEAVED => portable::keccak_f1600_lanes(state, lanes),
         #[cfg(target_arch = "x86_64")]
         (_, 1) => {
             let mut a: [u64; 25] = core::array::from_fn(|i| state.0[i][0]);

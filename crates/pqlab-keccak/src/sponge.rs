@@ -3,7 +3,7 @@
 
 use zeroize::Zeroize;
 
-use crate::keccak::keccak_f1600;
+use crate::keccak::{keccak_f1600_state, lane_in, lane_out};
 
 /// A Keccak sponge of rate `RATE` bytes, in its absorbing or squeezing phase.
 ///
@@ -11,6 +11,8 @@ use crate::keccak::keccak_f1600;
 /// zeroized on drop.
 #[derive(Clone)]
 pub(crate) struct Sponge<const RATE: usize> {
+    /// The lanes in the permutation's form ([`lane_in`]: bit-interleaved on 32-bit targets),
+    /// converted as bytes go in and out.
     state: [u64; 25],
     /// Byte offset in the current rate block.
     pos: usize,
@@ -28,12 +30,7 @@ impl<const RATE: usize> Sponge<RATE> {
 
     #[inline]
     fn xor_byte(&mut self, i: usize, b: u8) {
-        self.state[i / 8] ^= u64::from(b) << (8 * (i % 8));
-    }
-
-    #[inline]
-    fn get_byte(&self, i: usize) -> u8 {
-        (self.state[i / 8] >> (8 * (i % 8))) as u8
+        self.state[i / 8] ^= lane_in(u64::from(b) << (8 * (i % 8)));
     }
 
     /// XORs `data` into the rate at byte offset `pos` (`pos + data.len() <= RATE`): bytes up
@@ -50,7 +47,7 @@ impl<const RATE: usize> Sponge<RATE> {
         for bytes in lanes {
             let mut w = [0u8; 8];
             w.copy_from_slice(bytes);
-            self.state[pos / 8] ^= u64::from_le_bytes(w);
+            self.state[pos / 8] ^= lane_in(u64::from_le_bytes(w));
             pos += 8;
         }
         for &b in tail {
@@ -69,7 +66,7 @@ impl<const RATE: usize> Sponge<RATE> {
             self.xor_in(self.pos, now);
             self.pos += n;
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                keccak_f1600_state(&mut self.state);
                 self.pos = 0;
             }
             data = rest;
@@ -81,7 +78,7 @@ impl<const RATE: usize> Sponge<RATE> {
     pub(crate) fn pad(&mut self, ds: u8) {
         self.xor_byte(self.pos, ds);
         self.xor_byte(RATE - 1, 0x80);
-        keccak_f1600(&mut self.state);
+        keccak_f1600_state(&mut self.state);
         self.pos = 0;
     }
 
@@ -89,7 +86,7 @@ impl<const RATE: usize> Sponge<RATE> {
     pub(crate) fn squeeze(&mut self, mut out: &mut [u8]) {
         while !out.is_empty() {
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                keccak_f1600_state(&mut self.state);
                 self.pos = 0;
             }
             if self.pos.is_multiple_of(8) && out.len() >= 8 {
@@ -97,14 +94,19 @@ impl<const RATE: usize> Sponge<RATE> {
                 let lanes = core::cmp::min(out.len() / 8, (RATE - self.pos) / 8);
                 let (head, tail) = out.split_at_mut(lanes * 8);
                 for (i, chunk) in head.chunks_exact_mut(8).enumerate() {
-                    chunk.copy_from_slice(&self.state[self.pos / 8 + i].to_le_bytes());
+                    chunk.copy_from_slice(&lane_out(self.state[self.pos / 8 + i]).to_le_bytes());
                 }
                 self.pos += lanes * 8;
                 out = tail;
             } else {
-                out[0] = self.get_byte(self.pos);
-                self.pos += 1;
-                out = &mut out[1..];
+                // Bytes of one lane, up to its end: the lane converted once.
+                let at = self.pos % 8;
+                let n = core::cmp::min(8 - at, out.len());
+                let bytes = lane_out(self.state[self.pos / 8]).to_le_bytes();
+                let (head, tail) = out.split_at_mut(n);
+                head.copy_from_slice(&bytes[at..at + n]);
+                self.pos += n;
+                out = tail;
             }
         }
     }

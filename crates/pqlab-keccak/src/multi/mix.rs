@@ -106,7 +106,7 @@ impl ShakeMix {
         for (l, block) in out.iter_mut().take(self.lanes).enumerate() {
             let rate = self.rates[l];
             for (row, bytes) in self.state.0.iter().zip(block[..rate].chunks_exact_mut(8)) {
-                bytes.copy_from_slice(&row[l].to_le_bytes());
+                bytes.copy_from_slice(&crate::keccak::lane_out(row[l]).to_le_bytes());
             }
         }
     }

@@ -1,11 +1,12 @@
 //! The portable back end of the multi-lane permutation: the scalar Keccak-f\[1600\] (FIPS 202,
-//! Algorithm 7) run once per instance of the interleaved states. Every target has it; it is the
+//! Algorithm 7) run once per instance of the interleaved states, whose lanes are in the form of
+//! `keccak::lane_in` (bit-interleaved on 32-bit targets). Every target has it; it is the
 //! reference of the SIMD twins (`avx2.rs`, `avx512.rs`).
 
 use zeroize::Zeroize;
 
 use super::Interleaved;
-use crate::keccak::keccak_f1600_portable as keccak_f1600;
+use crate::keccak::keccak_f1600_portable_state as keccak_f1600;
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on instances `first..first + count` of `state`
 /// (clamped to the eight instances), one at a time: gather the instance's 25 lanes, permute,
