@@ -51,7 +51,10 @@ impl<const N: usize> Falcon<N> {
         let sl = sk.encode(&mut out.secret).map_err(lib_err)?;
         out.secret.truncate(sl);
         out.public.resize(VerifyingKey::<N>::ENCODED_LEN, 0);
-        let pl = sk.verifying_key().encode(&mut out.public).map_err(lib_err)?;
+        let pl = sk
+            .verifying_key()
+            .encode(&mut out.public)
+            .map_err(lib_err)?;
         out.public.truncate(pl);
         Ok(())
     }
