@@ -1,7 +1,7 @@
 //! The Keccak-f[1600] permutation (FIPS 202, Section 3.3 and Algorithm 7).
 //!
-//! One portable body ([`permute`]), compiled twice: as [`keccak_f1600_portable`] for every
-//! target, and on x86-64 with BMI2 (`rorx`, a rotation that keeps its source, so fewer register
+//! One portable body ([`permute`]), compiled twice: as the portable build for every
+//! target ([`keccak_f1600_portable_state`]), and on x86-64 with BMI2 (`rorx`, a rotation that keeps its source, so fewer register
 //! copies) in the twin module `bmi2.rs`. [`keccak_f1600`] runs the BMI2 build when the selected
 //! back end is AVX2 or AVX-512 (both imply BMI2), else the portable one.
 //!
@@ -157,38 +157,40 @@ pub(crate) fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
-/// Runs the BMI2 build of the permutation when the selected back end
-/// ([`pqlab_backend::selected`]) is AVX2 or AVX-512, else [`keccak_f1600_portable`]; both give
-/// the same result.
+/// With [`INTERLEAVED`] the lanes are converted to and from the bit-interleaved form around
+/// the permutation; else this is [`keccak_f1600_state`] (the BMI2 build when the selected back
+/// end, [`pqlab_backend::selected`], is AVX2 or AVX-512). Every build gives the same result.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
+    if INTERLEAVED {
+        interleaved::keccak_f1600(a);
+    } else {
+        keccak_f1600_state(a);
+    }
+}
+
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a sponge's state, whose lanes are in the
+/// form of [`lane_in`]: the one place that selects a build. The BMI2 build when the selected
+/// back end is AVX2 or AVX-512 (both imply BMI2; never with [`INTERLEAVED`]), else
+/// [`keccak_f1600_portable_state`].
+#[inline]
+pub(crate) fn keccak_f1600_state(a: &mut [u64; 25]) {
     #[cfg(target_arch = "x86_64")]
     if !INTERLEAVED && let Some(cpu) = bmi2::Bmi2::selected() {
         cpu.keccak_f1600(a);
         return;
     }
-    keccak_f1600_portable(a);
+    keccak_f1600_portable_state(a);
 }
 
-/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\], the portable build (every
-/// target; the reference of the SIMD twins): [`permute`] on 64-bit lanes, or with
-/// [`INTERLEAVED`] the bit-interleaved permutation.
-pub(crate) fn keccak_f1600_portable(a: &mut [u64; 25]) {
-    if INTERLEAVED {
-        interleaved::keccak_f1600(a);
-    } else {
-        permute(a);
-    }
-}
-
-/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the portable build, on a state in the form of
-/// [`lane_in`] (the multi-lane sponges' portable back end): the bit-interleaved permutation
-/// with [`INTERLEAVED`], else [`keccak_f1600_portable`].
+/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the portable build on a state in the form of
+/// [`lane_in`] (also the multi-lane sponges' portable back end): the bit-interleaved
+/// permutation with [`INTERLEAVED`] (no conversion), else [`permute`] on 64-bit lanes.
 #[inline]
 pub(crate) fn keccak_f1600_portable_state(a: &mut [u64; 25]) {
     if INTERLEAVED {
         interleaved::permute(a);
     } else {
-        keccak_f1600_portable(a);
+        permute(a);
     }
 }
 
@@ -213,18 +215,6 @@ pub(crate) fn lane_out(lane: u64) -> u64 {
     }
 }
 
-/// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a sponge's state, whose lanes are in the
-/// form of [`lane_in`]: the bit-interleaved permutation with [`INTERLEAVED`] (no conversion),
-/// else [`keccak_f1600`].
-#[inline]
-pub(crate) fn keccak_f1600_state(a: &mut [u64; 25]) {
-    if INTERLEAVED {
-        interleaved::permute(a);
-    } else {
-        keccak_f1600(a);
-    }
-}
-
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\], the body shared by every build. Two rounds per
 /// loop iteration, `a -> e -> a`, both states in locals (see [`round`]).
 #[inline(always)]
@@ -243,7 +233,10 @@ pub(crate) fn permute(a: &mut [u64; 25]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{keccak_f1600, keccak_f1600_portable};
+    use rand::rngs::StdRng;
+    use rand::{RngCore, SeedableRng};
+
+    use super::{keccak_f1600, permute};
 
     #[test]
     fn zero_state_matches_known_answer() {
@@ -259,20 +252,15 @@ mod tests {
 
     #[test]
     fn every_build_equals_the_portable_permutation() {
-        // Random states (a fixed xorshift stream); the selected build (BMI2 under AVX2 or
-        // AVX-512) and, where the CPU has BMI2, the BMI2 build itself.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        // Random states (a seeded generator) against the 64-bit body: the selected build (BMI2
+        // under AVX2 or AVX-512; the bit-interleaved one with `INTERLEAVED`) and, where the
+        // CPU has BMI2, the BMI2 build itself.
+        let mut rng = StdRng::seed_from_u64(0x9E37_79B9_7F4A_7C15);
         let mut bmi2_cases = 0;
         for _ in 0..200 {
-            let s: [u64; 25] = core::array::from_fn(|_| next());
+            let s: [u64; 25] = core::array::from_fn(|_| rng.next_u64());
             let mut want = s;
-            keccak_f1600_portable(&mut want);
+            permute(&mut want);
             let mut got = s;
             keccak_f1600(&mut got);
             assert_eq!(got, want);

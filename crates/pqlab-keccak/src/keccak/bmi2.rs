@@ -1,7 +1,7 @@
 //! The BMI2 build of the single-state Keccak-f\[1600\] (FIPS 202, Algorithm 7): the portable
 //! body (`keccak::permute`) compiled with BMI2 enabled, so that the rotations become `rorx`,
 //! which writes a new register instead of overwriting its source (fewer register copies in the
-//! 25-lane state, about a tenth faster). Twin of `keccak_f1600_portable`.
+//! 25-lane state, about a tenth faster). Twin of `keccak_f1600_portable_state`.
 //!
 //! Reached only through [`Bmi2`], whose values exist only after run-time detection: the AVX2
 //! and AVX-512 back ends of `pqlab_backend` both require BMI2.

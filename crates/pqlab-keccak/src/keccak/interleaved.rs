@@ -303,6 +303,9 @@ pub(crate) fn keccak_f1600(a: &mut [u64; 25]) {
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::StdRng;
+    use rand::{RngCore, SeedableRng};
+
     use super::{from_interleaved, keccak_f1600, to_interleaved};
     use crate::keccak::permute as permute64;
 
@@ -316,19 +319,12 @@ mod tests {
         })
     }
 
-    fn xorshift(x: &mut u64) -> u64 {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
-    }
-
     #[test]
     fn conversion_is_the_bit_interleaving_and_its_inverse() {
-        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut rng = StdRng::seed_from_u64(0x0123_4567_89AB_CDEF);
         for i in 0..2000 {
             // Random lanes, and every single bit.
-            let w = if i < 64 { 1 << i } else { xorshift(&mut x) };
+            let w = if i < 64 { 1 << i } else { rng.next_u64() };
             let t = to_interleaved(w);
             assert_eq!(t, interleave_by_bits(w), "lane {w:#018x}");
             assert_eq!(from_interleaved(t), w);
@@ -339,9 +335,9 @@ mod tests {
 
     #[test]
     fn equals_the_64_bit_permutation_on_random_states() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = StdRng::seed_from_u64(0x9E37_79B9_7F4A_7C15);
         for _ in 0..300 {
-            let s: [u64; 25] = core::array::from_fn(|_| xorshift(&mut x));
+            let s: [u64; 25] = core::array::from_fn(|_| rng.next_u64());
             let mut want = s;
             permute64(&mut want);
             let mut got = s;

@@ -6,7 +6,7 @@
 use zeroize::Zeroize;
 
 use super::Interleaved;
-use crate::keccak::keccak_f1600_portable_state as keccak_f1600;
+use crate::keccak::keccak_f1600_portable_state;
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on instances `first..first + count` of `state`
 /// (clamped to the eight instances), one at a time: gather the instance's 25 lanes, permute,
@@ -18,7 +18,7 @@ fn keccak_f1600_range(state: &mut Interleaved, first: usize, count: usize) {
         for (w, row) in a.iter_mut().zip(state.0.iter()) {
             *w = row[l];
         }
-        keccak_f1600(&mut a);
+        keccak_f1600_portable_state(&mut a);
         for (w, row) in a.iter().zip(state.0.iter_mut()) {
             row[l] = *w;
         }

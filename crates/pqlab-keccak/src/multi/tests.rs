@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 
 use super::{Interleaved, portable};
-use crate::keccak::{keccak_f1600_portable, keccak_f1600_portable_state};
+use crate::keccak::{keccak_f1600_portable_state, permute};
 
 fn random_state(rng: &mut StdRng) -> Interleaved {
     let mut s = Interleaved::ZERO;
@@ -25,7 +25,7 @@ fn reference(backend: Backend, s: &Interleaved, first: usize, count: usize) -> I
     let keccak_f1600 = if backend == Backend::Portable {
         keccak_f1600_portable_state
     } else {
-        keccak_f1600_portable
+        permute
     };
     let mut r = *s;
     for l in first..first + count {
