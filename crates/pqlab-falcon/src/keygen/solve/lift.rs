@@ -109,7 +109,16 @@ fn lift_one<M: SolverMul>(
         }
         tw.intt(Ft);
     }
-    zint::crt_batch(r, n, np, crt_tmp, |i, x| {
-        zint::copy_resize(&mut out[i * wo..(i + 1) * wo], x)
+    // The coefficients come in order: each takes the next wo words (no index i wo, whose
+    // bounds check the compiler would hoist as a division by wo).
+    let mut dst: &mut [u32] = out;
+    zint::crt_batch(r, n, np, crt_tmp, |_, x| {
+        match core::mem::take(&mut dst).split_at_mut_checked(wo) {
+            Some((c, rest)) => {
+                dst = rest;
+                zint::copy_resize(c, x)
+            }
+            None => false,
+        }
     })
 }

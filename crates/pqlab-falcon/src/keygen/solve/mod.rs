@@ -280,11 +280,16 @@ fn norms_of_fg<M: SolverMul>(
     }
     let (out, rest) = free.split_at_mut(2 * hn * w);
     let (src, scratch) = rest.split_at_mut(n);
-    for (x, dst) in [f, g].into_iter().zip(out.chunks_exact_mut(hn * w)) {
+    let (of, og) = out.split_at_mut(hn * w);
+    for (x, dst) in [(f, of), (g, og)] {
         for (d, &c) in src.iter_mut().zip(x) {
             *d = i32::from(c) as u32;
         }
-        let p = Poly { d: src, n, w: 1 };
+        let p = Poly {
+            d: &mut *src,
+            n,
+            w: 1,
+        };
         if !field_norm::<M>(&p, logn, dst, w, scratch) {
             fail!(None);
         }
