@@ -51,29 +51,31 @@ pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N
 pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
     rng: &mut Shake256Reader,
 ) -> SigningKey<N> {
-    let mut ws = solve::Workspace::<N>::new();
-    let (words, fp) = ws.parts();
-    let sk = ntru_gen_in::<N, M>(rng, words, fp);
-    ws.clear();
-    sk
-}
-
-/// Falcon spec, Algorithm 5: NTRUGen, in the caller's workspace: `words` integer words (the
-/// solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point values,
-/// left dirty (the caller wipes them).
-#[allow(non_snake_case)]
-fn ntru_gen_in<const N: usize, M: SolverMul>(
-    rng: &mut Shake256Reader,
-    words: &mut [u32],
-    fp: &mut [Fpr],
-) -> SigningKey<N> {
-    let logn = params::logn(N);
+    // Built here and filled in place (returned without a second copy on the stack).
     let mut sk = SigningKey {
         f: [0i8; N],
         g: [0i8; N],
         F: [0i8; N],
         G: [0i8; N],
     };
+    let mut ws = solve::Workspace::<N>::new();
+    let (words, fp) = ws.parts();
+    ntru_gen_in::<N, M>(rng, &mut sk, words, fp);
+    ws.clear();
+    sk
+}
+
+/// Falcon spec, Algorithm 5: NTRUGen, into `sk`, in the caller's workspace: `words` integer
+/// words (the solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point
+/// values, left dirty (the caller wipes them).
+#[allow(non_snake_case)]
+fn ntru_gen_in<const N: usize, M: SolverMul>(
+    rng: &mut Shake256Reader,
+    sk: &mut SigningKey<N>,
+    words: &mut [u32],
+    fp: &mut [Fpr],
+) {
+    let logn = params::logn(N);
     let lim = 1i8 << (params::fg_bits(N) - 1);
     let mut samples = gauss::SampleStream::new(rng);
     loop {
@@ -113,7 +115,6 @@ fn ntru_gen_in<const N: usize, M: SolverMul>(
             break;
         }
     }
-    sk
 }
 
 /// Falcon spec, Algorithm 5 (NTRUGen): the check that f is invertible modulo q (no zero in
@@ -245,7 +246,13 @@ mod tests {
                 let mut sh = pqlab_keccak::Shake256::new();
                 sh.absorb(&seed);
                 let mut rng = sh.finalize();
-                let sk = super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut small, &mut fp);
+                let mut sk = crate::keys::SigningKey::<N> {
+                    f: [0; N],
+                    g: [0; N],
+                    F: [0; N],
+                    G: [0; N],
+                };
+                super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut sk, &mut small, &mut fp);
                 let want = crate::keys::SigningKey::<N>::generate_from_seed(&seed);
                 assert!(
                     sk.f == want.f && sk.F == want.F && sk.G == want.G,

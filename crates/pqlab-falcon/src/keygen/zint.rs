@@ -78,7 +78,9 @@ fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
 /// as the sum over the words
 /// w_k of w_k 2^(32 k) mod p: one Montgomery product per word with a table of the powers of
 /// 2^32, the products independent of each other and added up unreduced (a Horner chain would
-/// be bound by the latency of its products), then reduced once.
+/// be bound by the latency of its products), then reduced once. Out of line: its slice
+/// iterator's division (`len / w`, the gate's known finding) stays in this function.
+#[inline(never)]
 pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
     // pw[k] = 2^(32 k) in Montgomery form (2^(32 (k + 1)) mod p), for k <= w: four
     // interleaved chains of products after the first four.

@@ -58,46 +58,67 @@ pub(super) fn lift<'a, M: SolverMul>(
         }
         return Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }, scratch));
     }
-    let mut sa = Arena { buf: &mut *scratch };
-    let rF = sa.take(n * np)?;
-    let rG = sa.take(n * np)?;
-    let twb = sa.take(2 * n)?;
-    let fx = sa.take(n)?;
-    let gx = sa.take(n)?;
-    let crt_tmp = sa.take(zint::crt_tmp_words(n, np))?;
-    for j in 0..np {
-        let tw = Twiddles::<M>::new(j, logn, twb);
-        let m = tw.m;
-        zint::mod_small_signed_batch(&f.d[..n * f.w], f.w, &m, fx);
-        zint::mod_small_signed_batch(&g.d[..n * g.w], g.w, &m, gx);
-        tw.ntt(fx);
-        tw.ntt(gx);
-        // The residues modulo this prime, in place (prime-major, as the CRT reads them).
-        let Ft = &mut rF[j * n..(j + 1) * n];
-        let Gt = &mut rG[j * n..(j + 1) * n];
-        zint::mod_small_signed_batch(&Fp.d[..hn * Fp.w], Fp.w, &m, &mut Ft[..hn]);
-        zint::mod_small_signed_batch(&Gp.d[..hn * Gp.w], Gp.w, &m, &mut Gt[..hn]);
-        tw.ntt_sized(&mut Ft[..hn], logn - 1);
-        tw.ntt_sized(&mut Gt[..hn], logn - 1);
-        // Points 2v and 2v+1 are w and -w, and w^2 is point v of the half-size NTT:
-        // F(w) = F'(w^2) g(-w), F(-w) = F'(w^2) g(w).
-        for v in (0..hn).rev() {
-            let (a, b) = (Ft[v], Gt[v]);
-            Ft[2 * v] = m.mul(a, gx[2 * v + 1]);
-            Ft[2 * v + 1] = m.mul(a, gx[2 * v]);
-            Gt[2 * v] = m.mul(b, fx[2 * v + 1]);
-            Gt[2 * v + 1] = m.mul(b, fx[2 * v]);
-        }
-        tw.intt(Ft);
-        tw.intt(Gt);
-    }
-    let rebuilt = zint::crt_batch(rF, n, np, crt_tmp, |i, x| {
-        zint::copy_resize(&mut Fo[i * wo..(i + 1) * wo], x)
-    }) && zint::crt_batch(rG, n, np, crt_tmp, |i, x| {
-        zint::copy_resize(&mut Go[i * wo..(i + 1) * wo], x)
-    });
-    if !rebuilt {
+    // F, then G (one set of residues at a time, as the reference rebuilds F, then G).
+    if !lift_one::<M>(Fp, g, logn, Fo, wo, np, scratch)
+        || !lift_one::<M>(Gp, f, logn, Go, wo, np, scratch)
+    {
         fail!(None);
     }
     Some((Poly { d: Fo, n, w: wo }, Poly { d: Go, n, w: wo }, scratch))
+}
+
+/// One half of [`lift`] in RNS form: out = F'(x^2) g(-x) (n coefficients of wo words), from
+/// its residues modulo `np` primes. Returns false if `scratch` is too small or the value does
+/// not fit.
+#[allow(non_snake_case)]
+fn lift_one<M: SolverMul>(
+    Fp: &Poly<'_>,
+    g: &Poly<'_>,
+    logn: u32,
+    out: &mut [u32],
+    wo: usize,
+    np: usize,
+    scratch: &mut [u32],
+) -> bool {
+    let n = g.n;
+    let hn = n >> 1;
+    let mut sa = Arena { buf: scratch };
+    let (Some(r), Some(twb), Some(gx), Some(crt_tmp)) = (
+        sa.take(n * np),
+        sa.take(2 * n),
+        sa.take(n),
+        sa.take(zint::crt_tmp_words(n, np)),
+    ) else {
+        return false;
+    };
+    for j in 0..np {
+        let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+        let m = tw.m;
+        zint::mod_small_signed_batch(&g.d[..n * g.w], g.w, &m, gx);
+        tw.ntt(gx);
+        // The residues modulo this prime, in place (prime-major, as the CRT reads them).
+        let Ft = &mut r[j * n..(j + 1) * n];
+        zint::mod_small_signed_batch(&Fp.d[..hn * Fp.w], Fp.w, &m, &mut Ft[..hn]);
+        tw.ntt_sized(&mut Ft[..hn], logn - 1);
+        // Points 2v and 2v+1 are w and -w, and w^2 is point v of the half-size NTT:
+        // F(w) = F'(w^2) g(-w), F(-w) = F'(w^2) g(w).
+        for v in (0..hn).rev() {
+            let a = Ft[v];
+            Ft[2 * v] = m.mul(a, gx[2 * v + 1]);
+            Ft[2 * v + 1] = m.mul(a, gx[2 * v]);
+        }
+        tw.intt(Ft);
+    }
+    // The coefficients come in order: each takes the next wo words (no index i wo, whose
+    // bounds check the compiler would hoist as a division by wo).
+    let mut dst: &mut [u32] = out;
+    zint::crt_batch(r, n, np, crt_tmp, |_, x| {
+        match core::mem::take(&mut dst).split_at_mut_checked(wo) {
+            Some((c, rest)) => {
+                dst = rest;
+                zint::copy_resize(c, x)
+            }
+            None => false,
+        }
+    })
 }

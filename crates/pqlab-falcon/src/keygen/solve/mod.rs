@@ -79,15 +79,14 @@ fn fits(p: &Poly<'_>, words: u32) -> bool {
     p.bitlen() < 31 * words - 1
 }
 
-/// Integer words of the workspace per coefficient of f. The schedule of [`solve_ntru`] (the
-/// lift and reduction at depth 2, the depth-1 lift, depth 0's seven polynomials modulo p)
-/// needs about 7.3 n words on typical keys, but the deep levels (few coefficients of many
-/// words, with their RNS scratch) need more on some (f, g), for both degrees: with 11 n
-/// words, 8 of the 100 Falcon-1024 KAT key pairs change, and one Falcon-512 key of the test
-/// `workspace_margin` (an (f, g) rejected for lack of room); with 9 n, some Falcon-512 seeds
-/// find no key at all. 12 n reproduce all of them, and 13 n leave one n of margin (checked
-/// by `workspace_margin`, which runs with 12 n).
-pub(crate) const WORDS_PER_N: usize = 13;
+/// Integer words of the workspace per coefficient of f. The schedule of [`solve_ntru`] needs
+/// at most about 7.8 n words (measured over the KAT seeds and those of `workspace_margin`):
+/// the lift and reduction at depth 2 (7.0 n typically, 7.8 n when the product k f needs a
+/// fourth prime), the recomputation of (f_1, g_1) and the lift at depth 1 (7.0 n), depth 0's
+/// seven polynomials modulo p (7 n), the first field norm (6.5 n); the deep levels stay below
+/// 6.7 n. 9 n leave one n of margin (checked by `workspace_margin`, which runs with 8 n and
+/// must find the same keys: the solver rejects an (f, g) whose values outgrow its area).
+pub(crate) const WORDS_PER_N: usize = 9;
 
 /// The key generation's workspace for degree N: the solver's integers ([`WORDS_PER_N`] N
 /// words, one area whose regions are reused from step to step, see [`solve_ntru`]) and 2 N
@@ -224,20 +223,101 @@ fn pair_and_rest(buf: &mut [u32], p: Place, from: usize) -> (Poly<'_>, Poly<'_>,
     (a, b, rest)
 }
 
+/// Falcon spec, Algorithm 6: NTRUSolve, line 5 (f' = N(f), g' = N(g)), one level down.
+///
+/// Writes N(f), N(g) of the pair at `src` (depth d, degree 2^lg) at word `at` (>= src.end())
+/// on the words their values need (the next levels re-pack them, [`compact`]); the words after
+/// them are the scratch. None if they outgrow the reference's buffers or the workspace.
+fn norm_step<M: SolverMul>(
+    ws: &mut [u32],
+    src: Place,
+    at: usize,
+    lg: u32,
+    d: usize,
+) -> Option<Place> {
+    let (fp_, gp_, free) = pair_and_rest(ws, src, at);
+    let hn = src.n >> 1;
+    let w = words_for(2 * fp_.bitlen().max(gp_.bitlen()) + lg + 1);
+    if w > MAX_WORDS || 2 * hn * w > free.len() {
+        fail!(None);
+    }
+    let (out, scratch) = free.split_at_mut(2 * hn * w);
+    let (of, og) = out.split_at_mut(hn * w);
+    if !field_norm::<M>(&fp_, lg, of, w, scratch) || !field_norm::<M>(&gp_, lg, og, w, scratch) {
+        fail!(None);
+    }
+    let (nf, ng) = Poly::pair(out, hn, w);
+    if !fits(&nf, MAX_BL_SMALL[d + 1]) || !fits(&ng, MAX_BL_SMALL[d + 1]) {
+        fail!(None);
+    }
+    Some(Place { off: at, n: hn, w })
+}
+
+/// (f_1, g_1) = (N(f), N(g)) from the key's (f, g) of degree 2^logn, re-packed at word `at`;
+/// the scratch (f, then g, as one-word integers, then the field norm's) lies above it.
+/// Computed going down and again at depth 1 going up (as the reference recomputes its
+/// (f_d, g_d) rather than keeping every level).
+fn norms_of_fg<M: SolverMul>(
+    ws: &mut [u32],
+    at: usize,
+    f: &[i8],
+    g: &[i8],
+    logn: u32,
+) -> Option<Place> {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    // The words of (f, g) as [`norm_step`] sizes them.
+    let bits = f
+        .iter()
+        .chain(g)
+        .map(|&x| zint::bitlen(&[i32::from(x) as u32]))
+        .max()
+        .unwrap_or(0);
+    let w = words_for(2 * bits + logn + 1);
+    let free = ws.get_mut(at..)?;
+    if w > MAX_WORDS || 2 * hn * w + n > free.len() {
+        fail!(None);
+    }
+    let (out, rest) = free.split_at_mut(2 * hn * w);
+    let (src, scratch) = rest.split_at_mut(n);
+    let (of, og) = out.split_at_mut(hn * w);
+    for (x, dst) in [(f, of), (g, og)] {
+        for (d, &c) in src.iter_mut().zip(x) {
+            *d = i32::from(c) as u32;
+        }
+        let p = Poly {
+            d: &mut *src,
+            n,
+            w: 1,
+        };
+        if !field_norm::<M>(&p, logn, dst, w, scratch) {
+            fail!(None);
+        }
+    }
+    let (nf, ng) = Poly::pair(out, hn, w);
+    if !fits(&nf, MAX_BL_SMALL[1]) || !fits(&ng, MAX_BL_SMALL[1]) {
+        fail!(None);
+    }
+    Some(compact(ws, Place { off: at, n: hn, w }, at))
+}
+
 /// Falcon spec, Algorithm 6: NTRUSolve.
 ///
 /// For logn in {9, 10}: writes F and G (coefficients in \[-127, 127\], the reference's
 /// limit) and returns true, or returns false if (f, g) must be rejected.
 ///
 /// Memory: one area `ws` of integer words, used as a stack. Going down, the field norms
-/// (f_d, g_d) of depths 1 to logn are stored one after the other from word 0, each re-packed
-/// on the fewest words that hold it ([`compact`]); (f, g) themselves (depth 0) sit at the
-/// end of the area while the first norms are computed. Going up, at depth d the area holds
-/// (f_1, g_1) to (f_d, g_d), then the reduced (F', G') of depth d + 1, then the unreduced
-/// (F, G) of depth d, then the scratch of the step; the reduced (F, G) is re-packed where
-/// (f_d, g_d) was, which the next step no longer needs. Depth 1 leaves its (F, G) at words
-/// 0 and n for depth 0, which then uses 7 n words. `fp` (2 n values) holds the
-/// floating-point values of the round-offs.
+/// (f_d, g_d) of depths 2 to logn are stored one after the other from word 0, each re-packed
+/// on the fewest words that hold it ([`compact`]); (f_1, g_1) is computed at word 0 and
+/// overwritten by (f_2, g_2) (as the reference, which recomputes its (f_d, g_d) instead of
+/// keeping every level; here only depth 1 is recomputed, [`norms_of_fg`]). Going up, at depth
+/// d >= 2 the area holds (f_2, g_2) to (f_d, g_d), then the reduced (F', G') of depth d + 1,
+/// then the unreduced (F, G) of depth d, then the scratch of the step (the lift and the
+/// products k f handle F, then G, with one set of residues at a time); the reduced (F, G) is
+/// re-packed where (f_d, g_d) was, which the next step no longer needs. Depth 1 recomputes
+/// (f_1, g_1) above the (F', G') of depth 2 and leaves its (F, G) at words 0 and n for depth
+/// 0, which then uses 7 n words. `fp` (2 n values) holds the floating-point values of the
+/// round-offs.
 #[allow(non_snake_case)]
 pub(crate) fn solve_ntru<M: SolverMul>(
     logn: u32,
@@ -249,52 +329,20 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     fp: &mut [Fpr],
 ) -> bool {
     let n = 1usize << logn;
-    let total = ws.len();
-    if total < 2 * n {
-        fail!(false);
-    }
-    // Depth 0: f and g as one-word integers, at the end of the area.
+    // Going down: field norms, stored from word 0 on; (f_1, g_1) replaced by (f_2, g_2) (it
+    // is recomputed at depth 1).
     let mut lev = [Place::default(); 11];
-    lev[0] = Place {
-        off: total - 2 * n,
-        n,
-        w: 1,
+    let Some(first) = norms_of_fg::<M>(ws, 0, f, g, logn) else {
+        fail!(false);
     };
-    for i in 0..n {
-        ws[total - 2 * n + i] = i32::from(f[i]) as u32;
-        ws[total - n + i] = i32::from(g[i]) as u32;
-    }
-    // Going down: field norms, stored from word 0 on.
-    let mut top = 0;
-    for d in 0..logn as usize {
-        let lg = logn - d as u32;
-        let src = lev[d];
-        // The free words: above the stored norms, below (f, g) while those are read.
-        let limit = if d == 0 { total - 2 * n } else { total };
-        let (lo, hi) = ws.split_at_mut(top);
-        let (free, above) = hi.split_at_mut(limit - top);
-        let (fp_, gp_) = if d == 0 {
-            Poly::pair(above, src.n, src.w)
-        } else {
-            Poly::pair(&mut lo[src.off..], src.n, src.w)
+    lev[1] = first;
+    let mut top = lev[1].end();
+    for d in 1..logn as usize {
+        let Some(out) = norm_step::<M>(ws, lev[d], top, logn - d as u32, d) else {
+            fail!(false);
         };
-        let hn = src.n >> 1;
-        let w = words_for(2 * fp_.bitlen().max(gp_.bitlen()) + lg + 1);
-        if w > MAX_WORDS || 2 * hn * w > free.len() {
-            fail!(false);
-        }
-        let (out, scratch) = free.split_at_mut(2 * hn * w);
-        let (of, og) = out.split_at_mut(hn * w);
-        if !field_norm::<M>(&fp_, lg, of, w, scratch) || !field_norm::<M>(&gp_, lg, og, w, scratch)
-        {
-            fail!(false);
-        }
-        let (nf, ng) = Poly::pair(out, hn, w);
-        if !fits(&nf, MAX_BL_SMALL[d + 1]) || !fits(&ng, MAX_BL_SMALL[d + 1]) {
-            fail!(false);
-        }
-        let p = Place { off: top, n: hn, w };
-        lev[d + 1] = compact(ws, p, top);
+        let dst = if d == 1 { lev[1].off } else { top };
+        lev[d + 1] = compact(ws, out, dst);
         top = lev[d + 1].end();
     }
     // Deepest level: the extended GCD of the resultants; (F, G) written above it, then moved
@@ -349,12 +397,15 @@ pub(crate) fn solve_ntru<M: SolverMul>(
         cur = compact(ws, lifted, here.off);
     }
     // Depth 1, as the reference: one floating-point round-off; (F, G) left at words 0 and n.
+    // (f_1, g_1) recomputed from (f, g) above (F, G).
+    let Some(here) = norms_of_fg::<M>(ws, cur.end(), f, g, logn) else {
+        fail!(false);
+    };
     {
-        let here = lev[1];
-        let (lo, rest) = ws.split_at_mut(cur.end());
-        let (lf, lc) = lo.split_at_mut(cur.off);
-        let (f1, g1) = Poly::pair(&mut lf[here.off..], here.n, here.w);
-        let (Fc, Gc) = Poly::pair(lc, cur.n, cur.w);
+        let (lo, rest) = ws.split_at_mut(here.end());
+        let (lc, lf) = lo.split_at_mut(here.off);
+        let (f1, g1) = Poly::pair(lf, here.n, here.w);
+        let (Fc, Gc) = Poly::pair(&mut lc[cur.off..], cur.n, cur.w);
         if !depth1::<M>(&Fc, &Gc, &f1, &g1, logn - 1, rest, fp) {
             fail!(false);
         }

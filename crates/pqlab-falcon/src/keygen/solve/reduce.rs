@@ -323,20 +323,20 @@ const DEPTH_INT_FG: usize = 4;
 
 /// f and g in NTT form modulo the first `np` solver primes (coefficient i of prime j at
 /// j n + i), enough primes for the products with a k of 31-bit coefficients: the operands
-/// that [`sub_mul_ntt`] reuses at every pass of a depth.
+/// that [`sub_mul_ntt`] reuses at every pass of a depth. (The twiddle tables are not kept:
+/// [`sub_mul_ntt`] recomputes them, 2 n np words fewer for a few multiplications per point.)
 #[derive(Default)]
 struct FgNtt<'a> {
     f: &'a [u32],
     g: &'a [u32],
-    /// The twiddle tables of the np primes (2 n words each, prime after prime).
-    tw: &'a [u32],
     np: usize,
     /// Words of a product coefficient.
     w: usize,
 }
 
 /// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
-/// rest of `scratch`, or None if it is too small.
+/// rest of `scratch` (whose first 2 n words held the twiddle tables), or None if it is too
+/// small.
 fn fg_to_ntt<'s, M: SolverMul>(
     f: &Poly<'_>,
     g: &Poly<'_>,
@@ -348,33 +348,30 @@ fn fg_to_ntt<'s, M: SolverMul>(
     let w = words_for(f.bitlen().max(g.bitlen()) + 31 + logn);
     let np = primes_for_words(w);
     let mut sa = Arena { buf: scratch };
-    let (rf, rg, twb, t) = (
-        sa.take(n * np)?,
-        sa.take(n * np)?,
-        sa.take(2 * n * np)?,
-        sa.take(n)?,
-    );
+    let (rf, rg) = (sa.take(n * np)?, sa.take(n * np)?);
+    let twb = sa.buf.get_mut(..2 * n)?;
     for j in 0..np {
-        let tw = Twiddles::<M>::new(j, logn, &mut twb[2 * n * j..2 * n * (j + 1)]);
+        let tw = Twiddles::<M>::new(j, logn, &mut *twb);
         for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
+            let t = &mut dst[j * n..(j + 1) * n];
             zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
             tw.ntt(t);
-            dst[j * n..(j + 1) * n].copy_from_slice(t);
         }
     }
     let fg = FgNtt {
         f: rf,
         g: rg,
-        tw: twb,
         np,
         w,
     };
     Some((fg, sa.buf))
 }
 
-/// [`sub_mul_negacyclic`] for F and G together, with the products k f and k g computed
-/// exactly in RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs),
-/// rebuilt by CRT and subtracted: the same result. Returns false if `scratch` is too small.
+/// [`sub_mul_negacyclic`] for F, then G, with the products k f and k g computed exactly in
+/// RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs), rebuilt by
+/// CRT and subtracted: the same result. F and G one after the other (as the reference's
+/// `poly_sub_scaled_ntt`), so that one set of residues is held at a time. Returns false if
+/// `scratch` is too small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
@@ -388,32 +385,30 @@ fn sub_mul_ntt<M: SolverMul>(
 ) -> bool {
     let (n, np, w) = (k.len(), fg.np, fg.w);
     let mut sa = Arena { buf: scratch };
-    let (Some(rF), Some(rG), Some(kt), Some(prod), Some(crt_tmp)) = (
-        sa.take(n * np),
+    let (Some(r), Some(kt), Some(twb), Some(prod), Some(crt_tmp)) = (
         sa.take(n * np),
         sa.take(n),
+        sa.take(2 * n),
         sa.take(w),
         sa.take(zint::crt_tmp_words(n, np)),
     ) else {
         return false;
     };
-    for j in 0..np {
-        let tw = Twiddles::<M>::from_computed(j, logn, &fg.tw[2 * n * j..2 * n * (j + 1)]);
-        let m = tw.m;
-        for (x, &ki) in kt.iter_mut().zip(k) {
-            *x = m.set(ki as i32);
-        }
-        tw.ntt(kt);
-        for (src, dst) in [(fg.f, &mut *rF), (fg.g, &mut *rG)] {
-            let t = &mut dst[j * n..(j + 1) * n];
+    let mut one = |src: &[u32], P: &mut Poly<'_>| {
+        for j in 0..np {
+            let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+            let m = tw.m;
+            for (x, &ki) in kt.iter_mut().zip(k) {
+                *x = m.set(ki as i32);
+            }
+            tw.ntt(kt);
+            let t = &mut r[j * n..(j + 1) * n];
             for ((x, &a), &b) in t.iter_mut().zip(kt.iter()).zip(&src[j * n..(j + 1) * n]) {
                 *x = m.mul(a, b);
             }
             tw.intt(t);
         }
-    }
-    // P -= (the integers of residues r) 2^s, coefficient by coefficient.
-    let mut sub_crt = |P: &mut Poly<'_>, r: &mut [u32]| {
+        // P -= (the integers of residues r) 2^s, coefficient by coefficient.
         zint::crt_batch(r, n, np, crt_tmp, |i, v| {
             if !zint::copy_resize(prod, v) {
                 return false;
@@ -424,7 +419,7 @@ fn sub_mul_ntt<M: SolverMul>(
             true
         })
     };
-    sub_crt(F, rF) && sub_crt(G, rG)
+    one(fg.f, F) && one(fg.g, G)
 }
 
 #[cfg(test)]
