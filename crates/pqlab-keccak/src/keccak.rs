@@ -2,8 +2,9 @@
 //!
 //! One portable body ([`permute`]), compiled twice: as the portable build for every
 //! target ([`keccak_f1600_portable_state`]), and on x86-64 with BMI2 (`rorx`, a rotation that keeps its source, so fewer register
-//! copies) in the twin module `bmi2.rs`. [`keccak_f1600`] runs the BMI2 build when the selected
-//! back end is AVX2 or AVX-512 (both imply BMI2), else the portable one.
+//! copies) in the twin module `bmi2.rs`. A third build, `avx512.rs`, holds the state in five
+//! zmm registers (AVX-512F). [`keccak_f1600`] runs the AVX-512 build when the selected back end
+//! is AVX-512, the BMI2 build under AVX2 (which implies BMI2), else the portable one.
 //!
 //! On targets with 32-bit pointers (the Cortex-M4) the portable permutation is the
 //! bit-interleaved one of `interleaved.rs` (each lane as two 32-bit words, so that rotations
@@ -11,6 +12,8 @@
 //! [`keccak_f1600_state`]); the `bit-interleaved` feature selects it on every target, for
 //! testing it on x86-64.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod bmi2;
 pub(crate) mod interleaved;
@@ -158,8 +161,9 @@ pub(crate) fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
 /// With [`INTERLEAVED`] the lanes are converted to and from the bit-interleaved form around
-/// the permutation; else this is [`keccak_f1600_state`] (the BMI2 build when the selected back
-/// end, [`pqlab_backend::selected`], is AVX2 or AVX-512). Every build gives the same result.
+/// the permutation; else this is [`keccak_f1600_state`] (the AVX-512 or BMI2 build when the
+/// selected back end, [`pqlab_backend::selected`], is AVX-512 or AVX2). Every build gives the
+/// same result.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     if INTERLEAVED {
         interleaved::keccak_f1600(a);
@@ -169,15 +173,21 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
 }
 
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] on a sponge's state, whose lanes are in the
-/// form of [`lane_in`]: the one place that selects a build. The BMI2 build when the selected
-/// back end is AVX2 or AVX-512 (both imply BMI2; never with [`INTERLEAVED`]), else
-/// [`keccak_f1600_portable_state`].
+/// form of [`lane_in`]: the one place that selects a build. The AVX-512 build when the selected
+/// back end is AVX-512, the BMI2 build under AVX2 (which implies BMI2; neither with
+/// [`INTERLEAVED`]), else [`keccak_f1600_portable_state`].
 #[inline]
 pub(crate) fn keccak_f1600_state(a: &mut [u64; 25]) {
     #[cfg(target_arch = "x86_64")]
-    if !INTERLEAVED && let Some(cpu) = bmi2::Bmi2::selected() {
-        cpu.keccak_f1600(a);
-        return;
+    if !INTERLEAVED {
+        if let Some(cpu) = avx512::Avx512Keccak::selected() {
+            cpu.keccak_f1600(a);
+            return;
+        }
+        if let Some(cpu) = bmi2::Bmi2::selected() {
+            cpu.keccak_f1600(a);
+            return;
+        }
     }
     keccak_f1600_portable_state(a);
 }
@@ -253,7 +263,7 @@ mod tests {
     #[test]
     fn every_build_equals_the_portable_permutation() {
         // Random states (a seeded generator) against the 64-bit body: the selected build (BMI2
-        // under AVX2 or AVX-512; the bit-interleaved one with `INTERLEAVED`) and, where the
+        // under AVX2, AVX-512 under AVX-512; the bit-interleaved one with `INTERLEAVED`) and, where the
         // CPU has BMI2, the BMI2 build itself.
         let mut rng = StdRng::seed_from_u64(0x9E37_79B9_7F4A_7C15);
         let mut bmi2_cases = 0;
@@ -277,5 +287,49 @@ mod tests {
         if std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("avx2") {
             assert!(bmi2_cases > 0, "the CPU has BMI2 but no BMI2 case ran");
         }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_build_equals_the_portable_permutation() {
+        // The AVX-512 build itself (whatever the selected back end) on 300 random states and
+        // on states with a single bit set (each lane of the 25 in turn, at a rotating bit, so
+        // that every register lane of the load and store is seen alone), against the 64-bit
+        // body; then the zero-state known answer.
+        let Some(cpu) = super::avx512::Avx512Keccak::detect() else {
+            // Only a CPU without the AVX-512 back end's features may skip this test.
+            assert!(
+                !(std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512dq")
+                    && std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("bmi2")),
+                "the CPU has AVX-512 but the AVX-512 build did not run"
+            );
+            return;
+        };
+        let mut rng = StdRng::seed_from_u64(0x5851_F42D_4C95_7F2D);
+        let mut cases = 0;
+        for i in 0..325 {
+            let s: [u64; 25] = if i < 300 {
+                core::array::from_fn(|_| rng.next_u64())
+            } else {
+                core::array::from_fn(|j| u64::from(j == i - 300) << ((7 * i) % 64))
+            };
+            let mut want = s;
+            permute(&mut want);
+            let mut got = s;
+            cpu.keccak_f1600(&mut got);
+            assert_eq!(got, want, "state {i}");
+            cases += 1;
+        }
+        assert_eq!(cases, 325);
+        let mut a = [0u64; 25];
+        cpu.keccak_f1600(&mut a);
+        assert_eq!(a[0], 0xF125_8F79_40E1_DDE7);
+        assert_eq!(a[1], 0x84D5_CCF9_33C0_478A);
+        assert_eq!(a[24], 0xEAF1_FF7B_5CEC_A249);
+        std::eprintln!("AVX-512 Keccak-f[1600]: {cases} states");
     }
 }

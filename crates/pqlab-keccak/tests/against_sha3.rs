@@ -253,6 +253,40 @@ fn every_length_below_600_all_six_functions() {
 }
 
 #[test]
+fn every_back_end_against_the_reference() {
+    // Each back end this CPU has, forced in turn: the single-state permutation is the portable
+    // one, the BMI2 build (AVX2) or the AVX-512 build. Forcing is process-wide; the other tests
+    // of this binary may run meanwhile under the forced back end, which changes only speed.
+    let mut rng = StdRng::seed_from_u64(0x5EED_0B4C);
+    let mut ran = [0usize; 3];
+    for backend in pqlab_backend::available() {
+        pqlab_backend::with_forced(backend, || {
+            for len in (0..400).step_by(7) {
+                let data = random_bytes(&mut rng, len);
+                sha3_one_shot::<136, 32, sha3::Sha3_256>("SHA3-256", &data);
+                sha3_one_shot::<72, 64, sha3::Sha3_512>("SHA3-512", &data);
+                shake_one_shot::<168, sha3::Shake128>("SHAKE128", &data);
+                shake_one_shot::<136, sha3::Shake256>("SHAKE256", &data);
+                ran[backend as usize] += 1;
+            }
+        })
+        .unwrap();
+    }
+    eprintln!("SHA-3 / SHAKE per back end (portable, avx2, avx512): {ran:?} inputs");
+    assert!(ran[0] > 0);
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512dq")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi2")
+    {
+        assert!(ran[2] > 0, "the CPU has AVX-512 but no AVX-512 case ran");
+    }
+}
+
+#[test]
 fn sha3_random_absorb_splits() {
     let mut rng = StdRng::seed_from_u64(0x5EED_0002);
     for _ in 0..300 {

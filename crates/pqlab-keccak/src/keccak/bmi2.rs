@@ -32,7 +32,8 @@ impl Bmi2 {
     }
 
     /// The proof, if the back end of this call ([`pqlab_backend::selected`]) is AVX2 or AVX-512
-    /// (both include BMI2); `None` under the portable back end, so that `PQLAB_BACKEND=portable`
+    /// (both include BMI2; under AVX-512 `keccak_f1600_state` runs the AVX-512 build instead);
+    /// `None` under the portable back end, so that `PQLAB_BACKEND=portable`
     /// runs the portable permutation.
     #[inline]
     pub(crate) fn selected() -> Option<Self> {
