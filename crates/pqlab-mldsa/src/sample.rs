@@ -278,24 +278,25 @@ pub(crate) fn expand_mask_packed<P: ParameterSet, B: Ops>(
         }
         wipe(seeds.as_flattened_mut());
     } else {
-        expand_mask_streams::<B>(rho_pp, kappa, len, &mut out[..P::L * len], &mut []);
+        expand_mask_streams::<P, B>(rho_pp, kappa, &mut out[..P::L * len], &mut []);
     }
 }
 
 /// FIPS 204, Algorithm 34 lines 2 to 6 for up to 8 consecutive streams, side by side in
 /// Keccak lanes: stream t (t from 0) is SHAKE256(rho'' || IntegerToBytes(kappa + t, 2)), its
-/// first `len` bytes (32 c: one polynomial of y, packed) written into the t-th `len`-byte chunk
-/// of `head` and then of `tail`, as if the two were one buffer. ExpandMask(rho'', kappa) is
+/// first 32 c bytes (one polynomial of y, packed) written into the t-th 32 c-byte chunk of
+/// `head` and then of `tail`, as if the two were one buffer (32 c a constant of `P`: no
+/// division by it is left in the code). ExpandMask(rho'', kappa) is
 /// the L streams from kappa on; the signer also draws streams of later attempts with them, in
 /// lanes a batch runs anyway ([`crate::sign`]'s mask pool).
-pub(crate) fn expand_mask_streams<B: Ops>(
+pub(crate) fn expand_mask_streams<P: ParameterSet, B: Ops>(
     rho_pp: &[u8; 64],
     kappa: u16,
-    len: usize,
     head: &mut [u8],
     tail: &mut [u8],
 ) {
     let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let len = const { 32 * P::GAMMA1_BITS };
     let n = (head.len() / len + tail.len() / len).min(Shake256X::MAX_LANES);
     let mut seeds = [[0u8; 66]; Shake256X::MAX_LANES];
     for (t, seed) in seeds.iter_mut().enumerate().take(n) {

@@ -86,10 +86,9 @@ impl MaskPool {
         drawn.copy_from_slice(&self.ahead[..have * len]);
         // The missing streams (1 to l) and the next ones, to fill the batch.
         let next = Self::batch::<P, B>() - (l - have);
-        expand_mask_streams::<B>(
+        expand_mask_streams::<P, B>(
             rho_pp,
             kappa.wrapping_add(have as u16),
-            len,
             fresh,
             &mut self.ahead[..next * len],
         );
