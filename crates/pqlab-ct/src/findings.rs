@@ -82,7 +82,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-rejection",
         file: "pqlab-mldsa/src/sign.rs",
         function: "sign_loop",
-        lines: &[341],
+        lines: &[347],
         kind: Kind::Public,
         reason: "`if !accepted` (FIPS 204, Alg. 7, line 23/28 outcome): whether an attempt is \
                  rejected is public in ML-DSA's security argument (the attempt count).",

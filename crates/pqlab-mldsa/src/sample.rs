@@ -267,28 +267,54 @@ pub(crate) fn expand_mask_packed<P: ParameterSet, B: Ops>(
     // 32 * c bytes per polynomial, c = 1 + bitlen(gamma1 - 1) = 18 or 20: at most 640, five
     // blocks of 136.
     let len = 32 * P::GAMMA1_BITS;
-    let mut seeds = [[0u8; 66]; MAX_L];
-    for (r, seed) in seeds.iter_mut().enumerate().take(P::L) {
-        seed[..64].copy_from_slice(rho_pp);
-        seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
-    }
     if LANES == 1 {
+        let mut seeds = [[0u8; 66]; MAX_L];
+        for (r, seed) in seeds.iter_mut().enumerate().take(P::L) {
+            seed[..64].copy_from_slice(rho_pp);
+            seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
+        }
         for (seed, chunk) in seeds.iter().zip(out.chunks_exact_mut(len)) {
             Shake256::digest_parts(&[seed], chunk);
         }
+        wipe(seeds.as_flattened_mut());
     } else {
-        let inputs: [&[u8]; MAX_L] = core::array::from_fn(|t| &seeds[t][..]);
-        let mut xof = Shake256X::new(B::BACKEND, &inputs[..P::L]);
-        let mut blocks = [[0u8; 136]; MAX_L];
-        for b in 0..len.div_ceil(136) {
-            xof.squeeze_blocks(&mut blocks[..P::L]);
-            let end = len.min(136 * (b + 1));
-            for (chunk, block) in out.chunks_exact_mut(len).zip(&blocks) {
-                chunk[136 * b..end].copy_from_slice(&block[..end - 136 * b]);
-            }
-        }
-        wipe(blocks.as_flattened_mut());
+        expand_mask_streams::<P, B>(rho_pp, kappa, &mut out[..P::L * len], &mut []);
     }
+}
+
+/// FIPS 204, Algorithm 34 lines 2 to 6 for up to 8 consecutive streams, side by side in
+/// Keccak lanes: stream t (t from 0) is SHAKE256(rho'' || IntegerToBytes(kappa + t, 2)), its
+/// first 32 c bytes (one polynomial of y, packed) written into the t-th 32 c-byte chunk of
+/// `head` and then of `tail`, as if the two were one buffer (32 c a constant of `P`: no
+/// division by it is left in the code). ExpandMask(rho'', kappa) is
+/// the L streams from kappa on; the signer also draws streams of later attempts with them, in
+/// lanes a batch runs anyway ([`crate::sign`]'s mask pool).
+pub(crate) fn expand_mask_streams<P: ParameterSet, B: Ops>(
+    rho_pp: &[u8; 64],
+    kappa: u16,
+    head: &mut [u8],
+    tail: &mut [u8],
+) {
+    let _k = pqlab_profile::enter(pqlab_profile::Kernel::Sample);
+    let len = const { 32 * P::GAMMA1_BITS };
+    let n = (head.len() / len + tail.len() / len).min(Shake256X::MAX_LANES);
+    let mut seeds = [[0u8; 66]; Shake256X::MAX_LANES];
+    for (t, seed) in seeds.iter_mut().enumerate().take(n) {
+        seed[..64].copy_from_slice(rho_pp);
+        seed[64..].copy_from_slice(&kappa.wrapping_add(t as u16).to_le_bytes());
+    }
+    let inputs: [&[u8]; Shake256X::MAX_LANES] = core::array::from_fn(|t| &seeds[t][..]);
+    let mut xof = Shake256X::new(B::BACKEND, &inputs[..n]);
+    // Each lane's block goes straight into its place (at most 640 bytes: five blocks of 136).
+    for b in 0..len.div_ceil(136) {
+        xof.next_blocks();
+        let (start, end) = (136 * b, len.min(136 * (b + 1)));
+        let chunks = head.chunks_exact_mut(len).chain(tail.chunks_exact_mut(len));
+        for (t, chunk) in chunks.enumerate().take(n) {
+            xof.read_block(t, &mut chunk[start..end]);
+        }
+    }
+    drop(xof);
     wipe(seeds.as_flattened_mut());
 }
 

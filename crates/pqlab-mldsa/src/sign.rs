@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::keys::{Signature, SigningKey};
 use crate::params::{ByteArray, D, MAX_K, ParameterSet};
 use crate::poly::Poly;
-use crate::sample::{expand_a, expand_mask_packed};
+use crate::sample::expand_a;
 #[cfg(feature = "small-memory")]
 use crate::sparse::SparseC;
 
@@ -165,6 +165,9 @@ fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
 /// row r is h\[r\]\[j\]): built without branches while the attempt may still be rejected, and
 /// packed by HintBitPack only once it is accepted.
 type HintBits = [[u64; 4]; MAX_K];
+
+mod mask;
+use mask::MaskPool;
 
 #[cfg(not(feature = "small-memory"))]
 mod kept;
@@ -325,9 +328,12 @@ fn sign_loop<P: ParameterSet, B: Ops>(
     let mut kappa: u16 = 0;
     let l = P::L;
 
+    let mut masks = MaskPool::new();
+
     for _ in 0..max_attempts {
-        // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z.
-        expand_mask::<P, B>(&rho_pp, kappa, z_part);
+        // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z (drawn with the
+        // streams of the next attempts in full Keccak batches, [`MaskPool`]).
+        expand_mask::<P, B>(&mut masks, &rho_pp, kappa, z_part);
         kappa = kappa.wrapping_add(l as u16);
 
         // Lines 12 to 15: w = NTT^-1(A_hat o NTT(y)), w1 = HighBits(w),
@@ -368,10 +374,15 @@ fn hash_into(parts: &[&[u8]], out: &mut [u8]) {
     Shake256::digest_parts(parts, out);
 }
 
-/// FIPS 204, Algorithm 34: ExpandMask ([`expand_mask_packed`]) in a frame of its own.
+/// FIPS 204, Algorithm 34: ExpandMask ([`MaskPool::take`]) in a frame of its own.
 #[inline(never)]
-fn expand_mask<P: ParameterSet, B: Ops>(rho_pp: &[u8; 64], kappa: u16, out: &mut [u8]) {
-    expand_mask_packed::<P, B>(rho_pp, kappa, out);
+fn expand_mask<P: ParameterSet, B: Ops>(
+    masks: &mut MaskPool,
+    rho_pp: &[u8; 64],
+    kappa: u16,
+    out: &mut [u8],
+) {
+    masks.take::<P, B>(rho_pp, kappa, out);
 }
 
 #[cfg(test)]
