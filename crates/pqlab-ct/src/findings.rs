@@ -81,8 +81,8 @@ pub const EXPECTED: &[Expected] = &[
     Expected {
         id: "mldsa-sign-rejection",
         file: "pqlab-mldsa/src/sign.rs",
-        function: "sign_loop",
-        lines: &[347],
+        function: "sign_loop_with",
+        lines: &[367],
         kind: Kind::Public,
         reason: "`if !accepted` (FIPS 204, Alg. 7, line 23/28 outcome): whether an attempt is \
                  rejected is public in ML-DSA's security argument (the attempt count).",

@@ -308,7 +308,27 @@ pub(crate) fn sign_prepared<P: ParameterSet, B: Ops>(
 /// [`Error::SigningLimitReached`] (with `sig` wiped) when `max_attempts` attempts were all
 /// rejected (FIPS 204, Appendix C; every caller but a test passes
 /// [`SIGNING_ATTEMPTS`](crate::SIGNING_ATTEMPTS)).
+///
+/// The mask pool ([`MaskPool`]) is [`mask::AHEAD`] bytes where l > 4 and empty for l <= 4
+/// (ML-DSA-44 draws no stream ahead), so that its frame does not carry unused bytes.
+#[inline(always)]
 fn sign_loop<P: ParameterSet, B: Ops>(
+    sk: &KeyParts<'_>,
+    prep: Option<&Prepared<P>>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+    max_attempts: u32,
+) -> Result<u32, Error> {
+    if P::L <= 4 {
+        sign_loop_with::<P, B, 0>(sk, prep, mu, rnd, sig, max_attempts)
+    } else {
+        sign_loop_with::<P, B, { mask::AHEAD }>(sk, prep, mu, rnd, sig, max_attempts)
+    }
+}
+
+/// [`sign_loop`] with a mask pool of `N` bytes.
+fn sign_loop_with<P: ParameterSet, B: Ops, const N: usize>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     mu: &[u8; 64],
@@ -328,12 +348,12 @@ fn sign_loop<P: ParameterSet, B: Ops>(
     let mut kappa: u16 = 0;
     let l = P::L;
 
-    let mut masks = MaskPool::new();
+    let mut masks = MaskPool::<N>::new();
 
     for _ in 0..max_attempts {
         // Line 11: y = ExpandMask(rho'', kappa), packed into the place of z (drawn with the
         // streams of the next attempts in full Keccak batches, [`MaskPool`]).
-        expand_mask::<P, B>(&mut masks, &rho_pp, kappa, z_part);
+        expand_mask::<P, B, N>(&mut masks, &rho_pp, kappa, z_part);
         kappa = kappa.wrapping_add(l as u16);
 
         // Lines 12 to 15: w = NTT^-1(A_hat o NTT(y)), w1 = HighBits(w),
@@ -376,8 +396,8 @@ fn hash_into(parts: &[&[u8]], out: &mut [u8]) {
 
 /// FIPS 204, Algorithm 34: ExpandMask ([`MaskPool::take`]) in a frame of its own.
 #[inline(never)]
-fn expand_mask<P: ParameterSet, B: Ops>(
-    masks: &mut MaskPool,
+fn expand_mask<P: ParameterSet, B: Ops, const N: usize>(
+    masks: &mut MaskPool<N>,
     rho_pp: &[u8; 64],
     kappa: u16,
     out: &mut [u8],

@@ -23,21 +23,23 @@ const BATCH: usize = 8;
 
 /// The bytes kept for streams drawn ahead: at most `BATCH - 1` packed polynomials of 640 bytes
 /// (32 c, c = 20 for gamma1 = 2^19); none under `small-memory`, whose streams run one at a time.
-const AHEAD: usize = if LANES == 1 { 0 } else { (BATCH - 1) * 640 };
+pub(super) const AHEAD: usize = if LANES == 1 { 0 } else { (BATCH - 1) * 640 };
 
-/// The streams of y drawn ahead of their attempt.
-pub(super) struct MaskPool {
+/// The streams of y drawn ahead of their attempt, in `N` bytes: [`AHEAD`], or 0 where no
+/// stream is drawn ahead (l <= 4: the signer picks the size, so that ML-DSA-44's signing
+/// frame does not carry the 4,480 unused bytes).
+pub(super) struct MaskPool<const N: usize> {
     /// Streams kappa, kappa + 1, ... of the next attempt (packed, 32 c bytes each): the first
     /// `have` of them.
-    ahead: [u8; AHEAD],
+    ahead: [u8; N],
     /// How many are there.
     have: usize,
 }
 
-impl MaskPool {
+impl<const N: usize> MaskPool<N> {
     pub(super) fn new() -> Self {
         Self {
-            ahead: [0; AHEAD],
+            ahead: [0; N],
             have: 0,
         }
     }
@@ -47,9 +49,10 @@ impl MaskPool {
     /// for l = 4 (ML-DSA-44: its 4 lanes run one 4-way permutation, 0.62 of the 8-way one on
     /// AVX-512, so 8 streams would save only 0.2 of a batch per attempt, and cost 0.6 of one
     /// when the first attempt is accepted), else 8, the lanes of the 8-way AVX-512 permutation
-    /// or of two 4-way AVX2 ones.
+    /// or of two 4-way AVX2 ones; l alone too in an empty pool (N = 0).
     fn batch<P: ParameterSet, B: Ops>() -> usize {
         match B::BACKEND {
+            _ if N == 0 => P::L,
             Backend::Portable => P::L,
             _ if P::L <= 4 => P::L,
             _ => BATCH,
@@ -96,7 +99,7 @@ impl MaskPool {
     }
 }
 
-impl Drop for MaskPool {
+impl<const N: usize> Drop for MaskPool<N> {
     fn drop(&mut self) {
         self.ahead.zeroize();
     }
@@ -112,14 +115,14 @@ mod tests {
     /// bytes of ExpandMask alone (Algorithm 34, one stream at a time on the portable back end),
     /// whatever it drew ahead: over 24 attempts, every count of streams ahead (0 to 7) comes up
     /// for l = 5 and 7 on the SIMD back ends. Returns the attempts checked.
-    fn pool_equals_expand_mask<P: ParameterSet>() -> usize {
+    fn pool_equals_expand_mask<P: ParameterSet, const N: usize>() -> usize {
         let len = 32 * P::GAMMA1_BITS;
         let mut checked = 0;
         for backend in pqlab_backend::available() {
             for seed in [0x11u8, 0xe7] {
                 let rho_pp = [seed; 64];
                 dispatch!(on backend, B => {
-                    let mut pool = MaskPool::new();
+                    let mut pool = MaskPool::<N>::new();
                     let mut ahead_seen = [false; BATCH];
                     for a in 0..24u16 {
                         let kappa = a * P::L as u16;
@@ -134,7 +137,7 @@ mod tests {
                     }
                     // The counts ahead at the start of an attempt: every one below the batch
                     // (l = 5 and 7 are prime to 8), once batches are wider than l.
-                    let batch = MaskPool::batch::<P, B>();
+                    let batch = MaskPool::<N>::batch::<P, B>();
                     if LANES != 1 && batch > P::L {
                         for n in 0..batch {
                             assert!(ahead_seen[n], "{} {backend:?}: never {n} ahead", P::NAME);
@@ -148,10 +151,15 @@ mod tests {
 
     #[test]
     fn pool_gives_the_masks_of_expand_mask() {
-        let n = pool_equals_expand_mask::<MlDsa44>()
-            + pool_equals_expand_mask::<MlDsa65>()
-            + pool_equals_expand_mask::<MlDsa87>();
+        let n = pool_equals_expand_mask::<MlDsa44, AHEAD>()
+            + pool_equals_expand_mask::<MlDsa65, AHEAD>()
+            + pool_equals_expand_mask::<MlDsa87, AHEAD>();
         // 3 sets, 2 seeds, 24 attempts, at least the portable back end.
         assert!(n >= 3 * 2 * 24, "{n} attempts checked");
+        // The empty pool (ML-DSA-44's in the signer) draws l streams per attempt.
+        let n = pool_equals_expand_mask::<MlDsa44, 0>()
+            + pool_equals_expand_mask::<MlDsa65, 0>()
+            + pool_equals_expand_mask::<MlDsa87, 0>();
+        assert!(n >= 3 * 2 * 24, "{n} attempts checked with an empty pool");
     }
 }
