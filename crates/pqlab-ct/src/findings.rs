@@ -70,7 +70,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-which-check",
         file: "pqlab-mldsa/src/sign/kept.rs",
         function: "respond",
-        lines: &[93, 94],
+        lines: &[102, 103],
         kind: Kind::Open,
         reason: "the `&&` between r0_rows, z_columns and hint_rows short-circuits: which check \
                  rejected an attempt is revealed (timing of the skipped checks), not only the \
@@ -82,7 +82,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-rejection",
         file: "pqlab-mldsa/src/sign.rs",
         function: "sign_loop_with",
-        lines: &[367],
+        lines: &[404],
         kind: Kind::Public,
         reason: "`if !accepted` (FIPS 204, Alg. 7, line 23/28 outcome): whether an attempt is \
                  rejected is public in ML-DSA's security argument (the attempt count).",

@@ -11,9 +11,8 @@ use crate::{Error, mu};
 /// An ML-DSA signing key with FIPS 204, Algorithm 7 lines 2 to 5 done once: the NTT forms of
 /// s1, s2 and t0 and the matrix A_hat = ExpandA(rho) are kept, so that each signature starts at
 /// line 7. For a signer that signs many messages with one key (a server): it saves ExpandA and
-/// k + l + k NTTs per signature, in exchange for k l + l + 2 k polynomials (28 KiB for ML-DSA-44, 79 KiB for
-/// ML-DSA-87) more memory than a
-/// [`SigningKey`] (A_hat is public; the NTT-domain secrets are zeroized on drop, as the key is).
+/// k + l + k NTTs per signature, in exchange for k l + k polynomials and l + k half-size ones
+/// (24 KiB for ML-DSA-44, 71.5 KiB for ML-DSA-87) more memory than a [`SigningKey`] (A_hat is public; the NTT-domain secrets are zeroized on drop, as the key is).
 ///
 /// Signatures are the same as the plain key's, bit for bit (same rnd, same message). The
 /// precomputation is made on the back end selected when the key is expanded

@@ -5,7 +5,7 @@ use core::fmt::Debug;
 use pqlab_arith::array::FixedArray;
 use zeroize::Zeroize;
 
-use crate::poly::Poly;
+use crate::poly::{Poly, ShortNtt};
 
 pub use pqlab_arith::bytes::ByteArray;
 
@@ -83,6 +83,12 @@ pub trait ParameterSet: Copy + Default + Debug + Send + Sync + 'static {
     /// k l polynomials (the matrix A_hat, row-major: entry (r, s) at index r l + s).
     #[doc(hidden)]
     type Matrix: FixedArray<Poly> + Zeroize;
+    /// l short polynomials in ML-KEM's NTT domain (NTT_3329(s1), [`ShortNtt`]).
+    #[doc(hidden)]
+    type ShortNttL: FixedArray<ShortNtt> + Zeroize;
+    /// k short polynomials in ML-KEM's NTT domain (NTT_3329(s2)).
+    #[doc(hidden)]
+    type ShortNttK: FixedArray<ShortNtt> + Zeroize;
 }
 
 /// ML-DSA-44 (security category 2).
@@ -106,6 +112,8 @@ impl ParameterSet for MlDsa44 {
     type VecK = [Poly; 4];
     type VecL = [Poly; 4];
     type Matrix = [Poly; 16];
+    type ShortNttL = [ShortNtt; 4];
+    type ShortNttK = [ShortNtt; 4];
 }
 
 /// ML-DSA-65 (security category 3).
@@ -129,6 +137,8 @@ impl ParameterSet for MlDsa65 {
     type VecK = [Poly; 6];
     type VecL = [Poly; 5];
     type Matrix = [Poly; 30];
+    type ShortNttL = [ShortNtt; 5];
+    type ShortNttK = [ShortNtt; 6];
 }
 
 /// ML-DSA-87 (security category 5).
@@ -152,6 +162,8 @@ impl ParameterSet for MlDsa87 {
     type VecK = [Poly; 8];
     type VecL = [Poly; 7];
     type Matrix = [Poly; 56];
+    type ShortNttL = [ShortNtt; 7];
+    type ShortNttK = [ShortNtt; 8];
 }
 
 #[cfg(test)]

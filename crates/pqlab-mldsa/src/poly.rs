@@ -83,6 +83,46 @@ impl Poly {
     }
 }
 
+/// A short polynomial (s1\[i\], s2\[i\] or the challenge c: coefficients of absolute value at
+/// most eta) in the NTT domain of ML-KEM's ring Z_3329\[X\]/(X^256 + 1) ([`pqlab_mlkem::ring`]),
+/// where signing computes <<c s1>> and <<c s2>> exactly (|c s| <= tau eta <= 196 < 1664) on
+/// 16-bit kernels. (`pub` only for the storage types of [`crate::ParameterSet`].)
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ShortNtt(pub(crate) [i16; 256]);
+
+impl Zeroize for ShortNtt {
+    fn zeroize(&mut self) {
+        pqlab_arith::wipe::wipe(&mut self.0);
+    }
+}
+
+impl ConstZero for ShortNtt {
+    const ZERO: Self = ShortNtt([0; 256]);
+}
+
+impl ShortNtt {
+    /// NTT_3329 of the short polynomial `f` (every |coefficient| < 6658: s1, s2, c), on the
+    /// kernels of `B`'s back end.
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
+    pub(crate) fn of_short<B: Ops>(f: &Poly) -> Self {
+        let mut out = ShortNtt([0; 256]);
+        for (o, &x) in out.0.iter_mut().zip(f.0.iter()) {
+            *o = x as i16;
+        }
+        B::short_ntt(&mut out.0);
+        out
+    }
+
+    /// `out` = the product of the short polynomials of `self` and `other` modulo 3329, in the
+    /// normal domain, every coefficient below 3329 in absolute value: the exact product (as
+    /// <<c s1>> and <<c s2>>, whose coefficients are at most 1664 in absolute value) once
+    /// centered by [`Ops::add_short_centered`].
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
+    pub(crate) fn product<B: Ops>(&self, other: &ShortNtt, out: &mut [i16; 256]) {
+        B::short_product(&self.0, &other.0, out);
+    }
+}
+
 /// One row of an NTT-domain matrix-vector product: sum_j row\[j\] o v_hat\[j\] * 2^-32 (FIPS 204,
 /// Algorithm 48: MatrixVectorNTT) over the first `v_hat.len()` columns.
 pub(crate) fn row_times_vector<B: Ops>(out: &mut Poly, row: &[Poly], v_hat: &[Poly]) {

@@ -22,7 +22,7 @@ use crate::encode::hint_bit_pack;
 use crate::error::Error;
 use crate::keys::{Signature, SigningKey};
 use crate::params::{ByteArray, D, MAX_K, ParameterSet};
-use crate::poly::Poly;
+use crate::poly::{Poly, ShortNtt};
 use crate::sample::expand_a;
 #[cfg(feature = "small-memory")]
 use crate::sparse::SparseC;
@@ -65,12 +65,14 @@ impl<'a> KeyParts<'a> {
     }
 }
 
-/// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop.
+/// The NTT-domain secrets of a signing key (one call's, or an expanded key's), zeroized on drop:
+/// s1 and s2 in ML-KEM's NTT domain modulo 3329 ([`ShortNtt`], for the exact products <<c s1>>
+/// and <<c s2>> on 16-bit kernels), t0 in ML-DSA's.
 #[derive(Zeroize)]
 #[zeroize(drop)]
 struct SecretsHat<P: ParameterSet> {
-    s1_hat: P::VecL,
-    s2_hat: P::VecK,
+    s1_hat: P::ShortNttL,
+    s2_hat: P::ShortNttK,
     t0_hat: P::VecK,
 }
 
@@ -83,27 +85,45 @@ enum Secret {
 }
 
 #[cfg(not(feature = "small-memory"))]
-/// NTT(s1\[i\]), NTT(s2\[i\]) or NTT(t0\[i\]) (FIPS 204, Algorithm 7 lines 2 to 5, one polynomial):
-/// the prepared one when there is `prep`, else unpacked from the key's encoding (Algorithm 25,
-/// one polynomial) and transformed into `scratch`.
-fn secret_hat<'a, P: ParameterSet, B: Ops>(
+/// NTT(t0\[i\]) (FIPS 204, Algorithm 7 line 4, one polynomial): the prepared one when there is
+/// `prep`, else unpacked from the key's encoding (Algorithm 25, one polynomial) and transformed
+/// into `scratch`.
+fn t0_hat<'a, P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&'a Prepared<P>>,
-    which: Secret,
     i: usize,
     scratch: &'a mut Poly,
 ) -> &'a Poly {
     if let Some(prep) = prep {
+        return &prep.secrets.t0_hat.as_ref()[i];
+    }
+    unpack_secret::<P, B>(sk, Secret::T0, i, scratch);
+    scratch.ntt::<B>();
+    scratch
+}
+
+#[cfg(not(feature = "small-memory"))]
+/// s1\[i\] or s2\[i\] in ML-KEM's NTT domain ([`ShortNtt`]; FIPS 204, Algorithm 7 lines 2 and 3
+/// with the 16-bit transform): the prepared one when there is `prep`, else unpacked from the
+/// key's encoding through `scratch` and transformed into `out`.
+fn short_hat<'a, P: ParameterSet, B: Ops>(
+    sk: &KeyParts<'_>,
+    prep: Option<&'a Prepared<P>>,
+    which: Secret,
+    i: usize,
+    scratch: &mut Poly,
+    out: &'a mut ShortNtt,
+) -> &'a ShortNtt {
+    if let Some(prep) = prep {
         let st = &prep.secrets;
         return match which {
-            Secret::S1 => &st.s1_hat.as_ref()[i],
             Secret::S2 => &st.s2_hat.as_ref()[i],
-            Secret::T0 => &st.t0_hat.as_ref()[i],
+            _ => &st.s1_hat.as_ref()[i],
         };
     }
     unpack_secret::<P, B>(sk, which, i, scratch);
-    scratch.ntt::<B>();
-    scratch
+    *out = ShortNtt::of_short::<B>(scratch);
+    out
 }
 
 /// s1\[i\], s2\[i\] or t0\[i\] from the key's encoding (FIPS 204, Algorithm 25, one polynomial).
@@ -137,25 +157,38 @@ fn secret_packed<'a, P: ParameterSet>(
     }
 }
 
-/// The challenge of one attempt (FIPS 204, Algorithm 7 lines 16 to 18): c_hat = NTT(c), or
-/// under `small-memory` c in sparse form ([`SparseC`]: no NTT, c s by schoolbook
+/// The challenge of one attempt (FIPS 204, Algorithm 7 lines 16 to 18) in the default
+/// configuration: c itself (for NTT(c), made only for the hint rows) and c in ML-KEM's NTT
+/// domain (for <<c s1>> and <<c s2>>), wiped on drop (the challenge of a rejected attempt is
+/// secret). Under `small-memory`, c in sparse form ([`SparseC`]: no NTT, c s by schoolbook
 /// multiplication from the secret's packed bytes).
 #[cfg(not(feature = "small-memory"))]
-type Challenge = Poly;
+struct Challenge {
+    c: Poly,
+    short_hat: ShortNtt,
+}
 #[cfg(feature = "small-memory")]
 type Challenge = SparseC;
 
+#[cfg(not(feature = "small-memory"))]
+impl Drop for Challenge {
+    fn drop(&mut self) {
+        self.c.zeroize();
+        self.short_hat.zeroize();
+    }
+}
+
 /// FIPS 204, Algorithm 7 lines 16 to 18: c = SampleInBall(c_tilde) (Algorithm 29, in constant
-/// time: the challenge of an attempt that is then rejected stays secret, [`BallMasks`]), and
-/// c_hat = NTT(c) in the default configuration. (A frame of its own: its Keccak state is not
+/// time: the challenge of an attempt that is then rejected stays secret, [`BallMasks`]), and in
+/// the default configuration its 16-bit NTT form. (A frame of its own: its Keccak state is not
 /// kept in the signing loop's.)
 #[inline(never)]
 fn challenge<P: ParameterSet, B: Ops>(c_tilde: &[u8]) -> Challenge {
     #[cfg(not(feature = "small-memory"))]
     {
-        let mut c_hat = BallMasks::sample::<P, B>(c_tilde).to_poly::<B>();
-        c_hat.ntt::<B>();
-        c_hat
+        let c = BallMasks::sample::<P, B>(c_tilde).to_poly::<B>();
+        let short_hat = ShortNtt::of_short::<B>(&c);
+        Challenge { c, short_hat }
     }
     #[cfg(feature = "small-memory")]
     SparseC::sample::<P, B>(c_tilde)
@@ -193,7 +226,8 @@ pub(crate) fn sign_mu<P: ParameterSet>(
 
 /// The per-key part of signing (FIPS 204, Algorithm 7 lines 2 to 5): the NTT forms of s1, s2
 /// and t0 and A_hat = ExpandA(rho), on the kernels of one back end, sized for the parameter set
-/// (k l + l + 2 k polynomials: 28 KiB for ML-DSA-44, 79 KiB for ML-DSA-87). The secrets are
+/// (k l + k polynomials and l + k [`ShortNtt`]s of half the size: 24 KiB for ML-DSA-44,
+/// 71.5 KiB for ML-DSA-87). The secrets are
 /// zeroized on drop; A_hat is public. (Under `small-memory` signing reads only A_hat of it.)
 pub(crate) struct Prepared<P: ParameterSet> {
     a_hat: P::Matrix,
@@ -204,13 +238,16 @@ impl<P: ParameterSet> Prepared<P> {
     /// Lines 2 to 5 for `sk` on the kernels of `B`, into `self`.
     fn prepare<B: Ops>(&mut self, sk: &KeyParts<'_>) {
         let st = &mut self.secrets;
+        // s1 and s2 pass through the first polynomial of t0_hat, filled last.
+        let (first, _) = st.t0_hat.as_mut().split_at_mut(1);
+        let scratch = &mut first[0];
         for (i, p) in st.s1_hat.as_mut().iter_mut().enumerate() {
-            unpack_secret::<P, B>(sk, Secret::S1, i, p);
-            p.ntt::<B>();
+            unpack_secret::<P, B>(sk, Secret::S1, i, scratch);
+            *p = ShortNtt::of_short::<B>(scratch);
         }
         for (i, p) in st.s2_hat.as_mut().iter_mut().enumerate() {
-            unpack_secret::<P, B>(sk, Secret::S2, i, p);
-            p.ntt::<B>();
+            unpack_secret::<P, B>(sk, Secret::S2, i, scratch);
+            *p = ShortNtt::of_short::<B>(scratch);
         }
         for (i, p) in st.t0_hat.as_mut().iter_mut().enumerate() {
             unpack_secret::<P, B>(sk, Secret::T0, i, p);
@@ -224,8 +261,8 @@ impl<P: ParameterSet> Prepared<P> {
         Self {
             a_hat: P::Matrix::ZERO,
             secrets: SecretsHat {
-                s1_hat: P::VecL::ZERO,
-                s2_hat: P::VecK::ZERO,
+                s1_hat: P::ShortNttL::ZERO,
+                s2_hat: P::ShortNttK::ZERO,
                 t0_hat: P::VecK::ZERO,
             },
         }
@@ -360,7 +397,7 @@ fn sign_loop_with<P: ParameterSet, B: Ops, const N: usize>(
         // c_tilde = H(mu || w1Encode(w1), lambda / 4).
         work.commit::<B>(sk, prep, mu, z_part, &mut c_tilde[..P::C_TILDE_LEN]);
 
-        // Lines 16 to 18: c = SampleInBall(c_tilde), c_hat = NTT(c) (or c sparse).
+        // Lines 16 to 18: c = SampleInBall(c_tilde) with its 16-bit NTT form (or c sparse).
         let c = challenge::<P, B>(&c_tilde[..P::C_TILDE_LEN]);
 
         // Lines 19 to 28: z, the checks and the hints.

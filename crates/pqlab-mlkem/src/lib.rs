@@ -43,6 +43,7 @@ mod params;
 #[cfg(feature = "pkcs8")]
 pub mod pkcs8;
 mod poly;
+pub mod ring;
 mod sample;
 #[cfg(feature = "reduction-study")]
 pub mod study;

@@ -109,6 +109,27 @@ pub(crate) trait Ops {
     /// [`Ops::bit_pack`].
     fn bit_unpack(v: &[u8], bits: usize, b: i32, a: &mut Coeffs);
 
+    /// NTT(f) in ML-KEM's ring modulo 3329 (FIPS 203, Algorithm 9; [`pqlab_mlkem::ring::ntt`])
+    /// for a short polynomial (|coefficients| < 6658), on ML-KEM's kernels of the same back
+    /// end. Outputs in \[-1664, 1664\].
+    fn short_ntt(f: &mut [i16; 256]) {
+        pqlab_mlkem::ring::ntt(Self::BACKEND, f);
+    }
+
+    /// The product of two short polynomials from their [`Ops::short_ntt`] forms modulo 3329
+    /// ([`pqlab_mlkem::ring::multiply`]), every coefficient of `out` of absolute value below
+    /// 3329: the exact product after [`Ops::add_short_centered`] when every coefficient of it
+    /// has absolute value at most 1664.
+    fn short_product(a: &[i16; 256], b: &[i16; 256], out: &mut [i16; 256]) {
+        pqlab_mlkem::ring::multiply(Self::BACKEND, a, b, out);
+    }
+
+    /// a\[i\] += centered(s\[i\]), or -= with `subtract`, where centered(x) is the representative
+    /// of x modulo 3329 in \[-1664, 1664\] ([`pqlab_mlkem::ring::centered`]) and |s\[i\]| < 3329:
+    /// adds (or subtracts) an exact short product of [`Ops::short_product`]. No reduction of a.
+    #[cfg_attr(feature = "small-memory", allow(dead_code))]
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool);
+
     /// FIPS 204, Algorithm 29 (SampleInBall), lines 6 to 10 on a run of SHAKE256 output bytes,
     /// in constant time ([`crate::ball`]): for each byte, whether it is accepted and where it
     /// moves and sets coefficients of c are masks, never a branch or a memory index. The

@@ -51,6 +51,13 @@ impl Ops for Portable {
         }
     }
 
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+        for (x, &v) in a.iter_mut().zip(s) {
+            let v = i32::from(pqlab_mlkem::ring::centered(v));
+            *x += if subtract { -v } else { v };
+        }
+    }
+
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
         let mut j = 0;
         for c in buf.chunks_exact(3) {

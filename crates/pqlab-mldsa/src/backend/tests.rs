@@ -97,6 +97,24 @@ fn check<B: Ops>() -> usize {
         Portable::caddq(&mut b);
         assert_eq!(a, b, "{name} caddq, case {case}");
 
+        // add_short_centered (fixed): |s| < 3329, the edges of the centering in the first cases.
+        let s: [i16; 256] = match case {
+            0 => core::array::from_fn(|i| [1664, 1665, -1664, -1665, 3328, -3328, 0][i % 7]),
+            _ => core::array::from_fn(|_| rng.gen_range(-3328..=3328)),
+        };
+        let f = random(&mut rng, -Q + 1, Q - 1);
+        for subtract in [false, true] {
+            let (mut a, mut b) = (f, f);
+            B::add_short_centered(&mut a, &s, subtract);
+            Portable::add_short_centered(&mut b, &s, subtract);
+            assert_eq!(a, b, "{name} add_short_centered {subtract}, case {case}");
+        }
+        if case == 0 {
+            let mut a = [0; 256];
+            Portable::add_short_centered(&mut a, &s, false);
+            assert_eq!(&a[..7], &[1664, -1664, -1664, 1664, -1, 1, 0]);
+        }
+
         // Rejection samplers: any buffer length, any output length.
         let len = 3 * rng.gen_range(0..=280);
         let buf: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();

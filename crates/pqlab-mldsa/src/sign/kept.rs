@@ -1,25 +1,30 @@
 //! The rows and columns of signing in the default configuration (FIPS 204, Algorithm 7 lines
 //! 11 to 28): NTT(y) and w kept whole for the attempt, A_hat and the NTT-domain secrets from
 //! [`Prepared`] (or, without it, A_hat streamed and the secrets unpacked and transformed one
-//! polynomial at a time), c in the NTT domain.
+//! polynomial at a time), c in ML-KEM's 16-bit NTT domain for <<c s1>> and <<c s2>> (exact
+//! products of short polynomials, [`ShortNtt`]) and in ML-DSA's for <<c t0>>.
 
 use pqlab_arith::array::FixedArray;
+use pqlab_arith::wipe::wipe;
 use pqlab_keccak::Shake256;
 use zeroize::Zeroize;
 
-use super::{Challenge, HintBits, KeyParts, Prepared, Secret, secret_hat};
+use super::{Challenge, HintBits, KeyParts, Prepared, Secret, short_hat, t0_hat};
 use crate::backend::Ops;
 use crate::params::ParameterSet;
-use crate::poly::{Columns, Poly, matrix_rows_apart, row_times_vector};
+use crate::poly::{Columns, Poly, ShortNtt, matrix_rows_apart, row_times_vector};
 
 /// The vectors one attempt keeps: NTT(y) and w (l + k polynomials), and the scratch of w1 and
-/// w0, wiped on drop. The checks and z take their scratch from here too (NTT(y) is not read
-/// once w is computed): nothing is zeroed or wiped per attempt, only once per signature.
+/// w0 and of the 16-bit products, wiped on drop. The checks and z take their scratch from here
+/// too (NTT(y) is not read once w is computed): nothing is zeroed or wiped per attempt, only
+/// once per signature.
 pub(super) struct Work<P: ParameterSet> {
     y_hat: P::VecL,
     w: P::VecK,
     w1: Poly,
     w0: Poly,
+    short: [i16; 256],
+    short_secret: ShortNtt,
 }
 
 impl<P: ParameterSet> Work<P> {
@@ -29,6 +34,8 @@ impl<P: ParameterSet> Work<P> {
             w: P::VecK::ZERO,
             w1: Poly::ZERO,
             w0: Poly::ZERO,
+            short: [0; 256],
+            short_secret: ShortNtt([0; 256]),
         }
     }
 
@@ -79,9 +86,9 @@ impl<P: ParameterSet> Work<P> {
         z_part: &mut [u8],
         bits: &mut HintBits,
     ) -> bool {
-        // NTT(y) is not read again in this attempt: two of its polynomials are the scratch
+        // NTT(y) is not read again in this attempt: three of its polynomials are the scratch
         // (l >= 4 for every parameter set, so the `else` is never taken).
-        let [cs, secret, ..] = self.y_hat.as_mut() else {
+        let [cs, secret, c_hat, ..] = self.y_hat.as_mut() else {
             return false;
         };
         let t = &mut RowScratch {
@@ -89,10 +96,17 @@ impl<P: ParameterSet> Work<P> {
             w0: &mut self.w0,
             cs,
             secret,
+            short: &mut self.short,
+            short_secret: &mut self.short_secret,
         };
         r0_rows::<P, B>(sk, prep, c, self.w.as_mut(), t)
             && z_columns::<P, B>(sk, prep, c, z_part, t)
-            && hint_rows::<P, B>(sk, prep, c, self.w.as_ref(), t, bits)
+            && {
+                // Line 18's NTT(c), needed only here (<<c t0>> is not short).
+                c_hat.0 = c.c.0;
+                c_hat.ntt::<B>();
+                hint_rows::<P, B>(sk, prep, c_hat, self.w.as_ref(), t, bits)
+            }
     }
 }
 
@@ -102,23 +116,39 @@ impl<P: ParameterSet> Drop for Work<P> {
         self.w.zeroize();
         self.w1.zeroize();
         self.w0.zeroize();
+        wipe(&mut self.short);
+        self.short_secret.zeroize();
     }
 }
 
-/// FIPS 204, Algorithm 7 lines 19, 20 and 25, one polynomial: `cs` = <<c s\[i\]>> for s = s1, s2
-/// or t0: NTT^-1(c_hat o NTT(s\[i\])) (coefficients below q in absolute value; NTT(s\[i\]) from
-/// [`secret_hat`], through `scratch`).
-fn c_times<P: ParameterSet, B: Ops>(
+/// FIPS 204, Algorithm 7 lines 19 and 20, one polynomial: `t.short` = <<c s\[i\]>> modulo 3329
+/// for s = s1 or s2 ([`ShortNtt::product`]; s\[i\] from [`short_hat`]), which
+/// [`Ops::add_short_centered`] adds as the exact product (|c s| <= tau eta <= 196).
+fn c_times_short<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     c: &Challenge,
     which: Secret,
     i: usize,
+    t: &mut RowScratch<'_>,
+) {
+    let s_hat = short_hat::<P, B>(sk, prep, which, i, t.secret, t.short_secret);
+    c.short_hat.product::<B>(s_hat, t.short);
+}
+
+/// FIPS 204, Algorithm 7 line 25, one polynomial: `cs` = <<c t0\[i\]>> =
+/// NTT^-1(c_hat o NTT(t0\[i\])) (coefficients below q in absolute value; NTT(t0\[i\]) from
+/// [`t0_hat`], through `scratch`).
+fn c_times_t0<P: ParameterSet, B: Ops>(
+    sk: &KeyParts<'_>,
+    prep: Option<&Prepared<P>>,
+    c_hat: &Poly,
+    i: usize,
     scratch: &mut Poly,
     cs: &mut Poly,
 ) {
-    let s_hat = secret_hat::<P, B>(sk, prep, which, i, scratch);
-    B::pointwise(&mut cs.0, &c.0, &s_hat.0);
+    let t0 = t0_hat::<P, B>(sk, prep, i, scratch);
+    B::pointwise(&mut cs.0, &c_hat.0, &t0.0);
     cs.inv_ntt_to_mont::<B>();
 }
 
@@ -168,11 +198,11 @@ fn z_columns<P: ParameterSet, B: Ops>(
     let len = 32 * P::GAMMA1_BITS;
     let mut reject = false;
     for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
-        c_times::<P, B>(sk, prep, c, Secret::S1, j, t.secret, t.cs);
+        c_times_short::<P, B>(sk, prep, c, Secret::S1, j, t);
         let z = &mut t.w0;
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
-        z.add_assign(t.cs);
-        z.reduce::<B>();
+        // z = y + <<c s1>> exactly: |z| < gamma1 + beta, no reduction needed.
+        B::add_short_centered(&mut z.0, t.short, false);
         reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
         B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
@@ -186,6 +216,8 @@ struct RowScratch<'a> {
     w0: &'a mut Poly,
     cs: &'a mut Poly,
     secret: &'a mut Poly,
+    short: &'a mut [i16; 256],
+    short_secret: &'a mut ShortNtt,
 }
 
 /// FIPS 204, Algorithm 7 lines 20 and 23, one row: w\[r\] - <<c s2\[r\]>> (in [0, q)) written over
@@ -200,8 +232,8 @@ fn r0_row<P: ParameterSet, B: Ops>(
     w_r: &mut Poly,
     t: &mut RowScratch<'_>,
 ) -> bool {
-    c_times::<P, B>(sk, prep, c, Secret::S2, r, t.secret, t.cs);
-    w_r.sub_assign(t.cs);
+    c_times_short::<P, B>(sk, prep, c, Secret::S2, r, t);
+    B::add_short_centered(&mut w_r.0, t.short, true);
     w_r.reduce::<B>();
     w_r.caddq::<B>();
     B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
@@ -216,14 +248,14 @@ fn r0_row<P: ParameterSet, B: Ops>(
 fn hint_row<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
-    c: &Challenge,
+    c_hat: &Poly,
     r: usize,
     w_r: &Poly,
     t: &mut RowScratch<'_>,
     bits: &mut [u64; 4],
 ) -> (bool, usize) {
     B::decompose(P::GAMMA2, &w_r.0, &mut t.w1.0, &mut t.w0.0);
-    c_times::<P, B>(sk, prep, c, Secret::T0, r, t.secret, t.cs);
+    c_times_t0::<P, B>(sk, prep, c_hat, r, t.secret, t.cs);
     t.cs.reduce::<B>();
     let reject = t.cs.norm_exceeds::<B>(P::GAMMA2);
     t.w0.add_assign(t.cs);
@@ -263,14 +295,14 @@ fn r0_rows<P: ParameterSet, B: Ops>(
 fn hint_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
-    c: &Challenge,
+    c_hat: &Poly,
     w: &[Poly],
     t: &mut RowScratch<'_>,
     bits: &mut HintBits,
 ) -> bool {
     let (mut reject, mut ones) = (false, 0);
     for (r, w_r) in w.iter().enumerate() {
-        let (rej, n) = hint_row::<P, B>(sk, prep, c, r, w_r, t, &mut bits[r]);
+        let (rej, n) = hint_row::<P, B>(sk, prep, c_hat, r, w_r, t, &mut bits[r]);
         reject |= rej;
         ones += n;
     }

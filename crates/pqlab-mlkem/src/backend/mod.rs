@@ -41,8 +41,8 @@ pub(crate) trait Ops {
     /// FIPS 203, Algorithm 11 (with Algorithm 12) summed over 1 to 4 pairs:
     /// out = sum_j a\[j\] x_T b\[j\] * 2^-16 (mod q), with |out| <= q. Inputs have absolute value
     /// at most q; `a` and `b` have the same length.
-    // (The small-memory K-PKE multiplies pair by pair as it samples, not with this kernel.)
-    #[cfg_attr(feature = "small-memory", allow(dead_code))]
+    // (The small-memory K-PKE multiplies pair by pair as it samples; [`crate::ring`] uses it
+    // in every configuration.)
     fn inner_product_ntt(out: &mut Coeffs, a: &[&Coeffs], b: &[&Coeffs]);
 
     /// f * 2^16 mod q for every coefficient (into the Montgomery domain); |out| <= q.

@@ -97,6 +97,11 @@ impl Ops for Avx2 {
         unsafe { ntt::caddq(a) }
     }
 
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+        // SAFETY: the features were detected (see `Avx2`); accesses stay inside `a` and `s`.
+        unsafe { ntt::add_short_centered(a, s, subtract) }
+    }
+
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
         // SAFETY: the features were detected (see `Avx2`); the kernel reads `buf` only in
         // 24-byte groups that lie inside it and writes eight lanes to `out` only where eight

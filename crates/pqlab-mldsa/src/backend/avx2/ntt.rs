@@ -497,3 +497,28 @@ pub(super) unsafe fn caddq(f: &mut Coeffs) {
         );
     }
 }
+
+/// a\[i\] += centered(s\[i\]) (or -= with `subtract`), centered(x) the representative of x
+/// modulo 3329 in \[-1664, 1664\] for |x| < 3329 (the contract of `Ops::add_short_centered`):
+/// q = 3329 subtracted or added under compare masks, no branch on the values.
+#[cfg_attr(feature = "small-memory", allow(dead_code))]
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    let q = _mm256_set1_epi32(3329);
+    let hi = _mm256_set1_epi32(1664);
+    let lo = _mm256_set1_epi32(-1664);
+    for i in 0..32 {
+        let chunk = &s[8 * i..8 * i + 8];
+        // SAFETY: `chunk` is 8 readable i16 (16 bytes); the load has no alignment requirement.
+        let v = _mm256_cvtepi16_epi32(unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) });
+        let v = _mm256_sub_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(v, hi), q));
+        let v = _mm256_add_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(lo, v), q));
+        let x = load(a, i);
+        let x = if subtract {
+            _mm256_sub_epi32(x, v)
+        } else {
+            _mm256_add_epi32(x, v)
+        };
+        store(a, i, x);
+    }
+}

@@ -108,6 +108,11 @@ impl Ops for Avx512 {
         unsafe { ntt::inner_product(out, a, b) }
     }
 
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+        // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
+        unsafe { ntt::add_short_centered(a, s, subtract) }
+    }
+
     fn reduce32(a: &mut Coeffs) {
         // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
         unsafe { ntt::reduce32(a) }

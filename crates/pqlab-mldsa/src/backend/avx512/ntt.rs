@@ -400,3 +400,31 @@ pub(super) unsafe fn caddq(a: &mut Coeffs) {
         store(a, i, _mm512_mask_add_epi32(x, neg, x, q));
     }
 }
+
+/// a\[i\] += centered(s\[i\]) (or -= with `subtract`), centered(x) the representative of x
+/// modulo 3329 in \[-1664, 1664\] for |x| < 3329 (the contract of `Ops::add_short_centered`):
+/// q = 3329 subtracted or added under compare masks, no branch on the values.
+///
+/// # Safety
+/// The CPU must support AVX-512F/BW/VL.
+#[cfg_attr(feature = "small-memory", allow(dead_code))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    let q = _mm512_set1_epi32(3329);
+    let hi = _mm512_set1_epi32(1664);
+    let lo = _mm512_set1_epi32(-1664);
+    for i in 0..16 {
+        let chunk = &s[16 * i..16 * i + 16];
+        // SAFETY: `chunk` is 16 readable i16 (32 bytes); the load has no alignment requirement.
+        let v = _mm512_cvtepi16_epi32(unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) });
+        let v = _mm512_mask_sub_epi32(v, _mm512_cmpgt_epi32_mask(v, hi), v, q);
+        let v = _mm512_mask_add_epi32(v, _mm512_cmplt_epi32_mask(v, lo), v, q);
+        let x = load(a, i);
+        let x = if subtract {
+            _mm512_sub_epi32(x, v)
+        } else {
+            _mm512_add_epi32(x, v)
+        };
+        store(a, i, x);
+    }
+}
