@@ -157,4 +157,64 @@ mod tests {
             }
         }
     }
+
+    /// The r0 check of signing in the reference form (`sign/kept.rs`, FIPS 204 Algorithm 7
+    /// line 23 with w0 = LowBits(w) computed once): for |c s2| <= beta, |w0 - c s2| >= gamma2 -
+    /// beta exactly where |LowBits(w - c s2)| >= gamma2 - beta, and where it is not,
+    /// LowBits(w - c s2) = w0 - c s2 and HighBits(w - c s2) = HighBits(w) (so the hints are the
+    /// same). Every w within 2 beta + 2 of a rounding boundary (the odd multiples of gamma2,
+    /// and 0 and q - 1, where Decompose wraps around) against every c s2 in [-beta, beta], and
+    /// every w in [0, q) against c s2 = -beta, 0, beta. Returns the accepted cases in the
+    /// wrap-around (w or w - c s2 in [q - gamma2, q)) and the rejected ones.
+    fn r0_check_equivalence<const GAMMA2: i32>(beta: i32) -> (usize, usize) {
+        let bound = GAMMA2 - beta;
+        let (mut wrapped, mut rejected) = (0, 0);
+        let mut check = |w: i32, cs2: i32| {
+            let (w1, w0) = decompose::<GAMMA2>(w);
+            let r = (w - cs2).rem_euclid(Q);
+            let (r1, r0) = decompose_spec(r, GAMMA2);
+            let reject = r0.abs() >= bound;
+            assert_eq!((w0 - cs2).abs() >= bound, reject, "w={w} cs2={cs2}");
+            if reject {
+                rejected += 1;
+            } else {
+                assert_eq!((r1, r0), (w1, w0 - cs2), "w={w} cs2={cs2}");
+                if w >= Q - GAMMA2 || r >= Q - GAMMA2 {
+                    wrapped += 1;
+                }
+            }
+        };
+        let m = (Q - 1) / (2 * GAMMA2);
+        let edges = (0..m).map(|j| (2 * j + 1) * GAMMA2).chain([0, Q - 1]);
+        for e in edges {
+            let lo = (e - 2 * beta - 2).max(0);
+            let hi = (e + 2 * beta + 2).min(Q - 1);
+            for w in lo..=hi {
+                for cs2 in -beta..=beta {
+                    check(w, cs2);
+                }
+            }
+        }
+        for w in 0..Q {
+            for cs2 in [-beta, 0, beta] {
+                check(w, cs2);
+            }
+        }
+        (wrapped, rejected)
+    }
+
+    #[test]
+    fn r0_check_on_w0_is_the_check_on_lowbits() {
+        // (gamma2, beta = tau eta) of ML-DSA-44, 65 and 87.
+        for (name, (wrapped, rejected)) in [
+            ("ML-DSA-44", r0_check_equivalence::<G88>(39 * 2)),
+            ("ML-DSA-65", r0_check_equivalence::<G32>(49 * 4)),
+            ("ML-DSA-87", r0_check_equivalence::<G32>(60 * 2)),
+        ] {
+            assert!(
+                wrapped > 1000 && rejected > 1000,
+                "{name}: {wrapped} {rejected}"
+            );
+        }
+    }
 }

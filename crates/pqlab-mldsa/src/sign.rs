@@ -424,6 +424,19 @@ fn sign_loop_with<P: ParameterSet, B: Ops, const N: usize>(
     Err(Error::SigningLimitReached)
 }
 
+/// Whether every outcome in `oks` holds, combined as a mask without a branch on any one of
+/// them: signing reveals whether an attempt is accepted (FIPS 204, Algorithm 7 lines 23 and
+/// 28), not which check rejected it. The `black_box` keeps the compiler from turning the
+/// combination back into a chain of jumps.
+#[inline(always)]
+fn all_of(oks: &[bool]) -> bool {
+    let mut all = 1u32;
+    for &ok in oks {
+        all &= u32::from(ok);
+    }
+    core::hint::black_box(all) != 0
+}
+
 /// H(parts, out.len()) (SHAKE256) in a frame of its own (its Keccak state is not kept in the
 /// signing loop's).
 #[inline(never)]

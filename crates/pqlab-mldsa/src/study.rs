@@ -57,7 +57,7 @@ impl<S: Reduction> Ops for Study<S> {
     fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
         Portable::decompose(gamma2, w, w1, w0);
     }
-    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
         Portable::make_hint(gamma2, r0, r1, h)
     }
     fn use_hint(gamma2: i32, h: &Coeffs, w: &mut Coeffs) {

@@ -80,9 +80,10 @@ pub(crate) trait Ops {
     fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs);
 
     /// FIPS 204, Algorithm 39: MakeHint in the reference form for every coefficient (see
-    /// `rounding::make_hint`): h\[i\] in {0, 1}; returns the number of ones.
+    /// `rounding::make_hint`), as bits: the hint of coefficient i is bit i % 64 of `h[i / 64]`;
+    /// returns the number of ones.
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
-    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize;
+    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize;
 
     /// FIPS 204, Algorithm 40: UseHint(h\[i\], w\[i\]) for every coefficient, w in [0, q) and h
     /// in {0, 1}, written over `w`. Public data.

@@ -110,15 +110,17 @@ impl Ops for Portable {
         }
     }
 
-    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
         let mut ones = 0;
+        *h = [0; 4];
         for i in 0..256 {
-            h[i] = if gamma2 == G88 {
+            let bit = if gamma2 == G88 {
                 make_hint::<G88>(r0[i], r1[i])
             } else {
                 make_hint::<G32>(r0[i], r1[i])
             };
-            ones += h[i] as usize;
+            h[i / 64] |= u64::from(bit as u32 & 1) << (i % 64);
+            ones += bit as usize;
         }
         ones
     }

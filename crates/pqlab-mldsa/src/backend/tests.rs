@@ -150,10 +150,12 @@ fn check<B: Ops>() -> usize {
             if case % 3 == 0 {
                 r1[rng.gen_range(0..256)] = 0;
             }
-            let (mut ha, mut hb) = ([0; 256], [0; 256]);
+            let (mut ha, mut hb) = ([!0; 4], [!0; 4]);
             let na = B::make_hint(gamma2, &r0, &r1, &mut ha);
             let nb = Portable::make_hint(gamma2, &r0, &r1, &mut hb);
             assert_eq!((na, ha), (nb, hb), "{name} make_hint {gamma2}, case {case}");
+            let want: u32 = hb.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(nb, want as usize, "make_hint {gamma2}: count vs bits");
             let h = random(&mut rng, 0, 1);
             let (mut a, mut b) = (w, w);
             B::use_hint(gamma2, &h, &mut a);

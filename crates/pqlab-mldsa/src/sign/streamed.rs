@@ -78,8 +78,10 @@ impl<P: ParameterSet> Work<P> {
 
     /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the checks of lines 20 and 23
     /// and the hints of lines 25 to 28 row by row from each row of w recomputed ([`hint_row`]),
-    /// then (if they passed) z over y in `z_part` column by column ([`z_columns`]). Each part
-    /// computes all its rows or columns; only whether it passed is revealed.
+    /// then z over y in `z_part` column by column ([`z_columns`]). Every part computes all its
+    /// rows or columns on every attempt and their outcomes are combined without a branch
+    /// ([`all_of`](super::all_of)): only whether the attempt is accepted is revealed, not which
+    /// check rejected it.
     pub(super) fn respond<B: Ops>(
         &mut self,
         sk: &KeyParts<'_>,
@@ -94,7 +96,8 @@ impl<P: ParameterSet> Work<P> {
             reject |= rej;
             ones += n;
         });
-        !reject && ones <= P::OMEGA && z_columns::<P, B>(sk, c, z_part)
+        let z_ok = z_columns::<P, B>(sk, c, z_part);
+        super::all_of(&[!reject, ones <= P::OMEGA, z_ok])
     }
 }
 

@@ -129,7 +129,7 @@ impl Ops for Avx2 {
         unsafe { rounding::decompose(gamma2, w, w1, w0) }
     }
 
-    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
         // SAFETY: the features were detected (see `Avx2`); accesses stay inside the arrays.
         unsafe { rounding::make_hint(gamma2, r0, r1, h) }
     }

@@ -73,23 +73,26 @@ pub(super) unsafe fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mu
 }
 
 /// FIPS 204, Algorithm 39: MakeHint in the reference form (see `crate::rounding::make_hint`):
-/// h = 1 where r0 > gamma2, r0 < -gamma2, or r0 = -gamma2 and r1 != 0 (compare masks); returns
-/// the number of ones (a popcount of the masks, no branch).
+/// h = 1 where r0 > gamma2, r0 < -gamma2, or r0 = -gamma2 and r1 != 0 (compare masks), as bits
+/// (coefficient i at bit i % 64 of `h[i / 64]`: the lanes' sign bits); returns the number of
+/// ones (a popcount of the masks, no branch).
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-pub(super) unsafe fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+pub(super) unsafe fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
     let g = _mm256_set1_epi32(gamma2);
     let neg_g = _mm256_set1_epi32(-gamma2);
     let zero = _mm256_setzero_si256();
-    let one = _mm256_set1_epi32(1);
     let mut ones = 0;
+    *h = [0; 4];
     for i in 0..32 {
         let (a, b) = (load(r0, i), load(r1, i));
         let above = _mm256_cmpgt_epi32(a, g);
         let below = _mm256_cmpgt_epi32(neg_g, a);
         let at_neg = _mm256_andnot_si256(_mm256_cmpeq_epi32(b, zero), _mm256_cmpeq_epi32(a, neg_g));
         let m = _mm256_or_si256(_mm256_or_si256(above, below), at_neg);
-        store(h, i, _mm256_and_si256(m, one));
-        ones += _mm256_movemask_ps(_mm256_castsi256_ps(m)).count_ones() as usize;
+        // The 8 lane signs are the hint bits of coefficients 8 i .. 8 i + 7.
+        let bits = u64::from(_mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32);
+        h[i / 8] |= bits << (8 * (i % 8));
+        ones += bits.count_ones() as usize;
     }
     ones
 }

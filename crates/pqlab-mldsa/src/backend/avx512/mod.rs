@@ -155,7 +155,7 @@ impl Ops for Avx512 {
         }
     }
 
-    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+    fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
         // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
         unsafe { rounding::make_hint(gamma2, r0, r1, h) }
     }

@@ -68,24 +68,26 @@ pub(super) unsafe fn decompose<const GAMMA2: i32>(w: &Coeffs, w1: &mut Coeffs, w
 }
 
 /// FIPS 204, Algorithm 39: MakeHint in the reference form (`crate::rounding::make_hint`): h =
-/// 1 where r0 > gamma2, r0 < -gamma2, or r0 = -gamma2 with r1 != 0. Returns the number of
-/// ones (a popcount of the lane masks: no branch on the values).
+/// 1 where r0 > gamma2, r0 < -gamma2, or r0 = -gamma2 with r1 != 0, as bits (coefficient i at
+/// bit i % 64 of `h[i / 64]`: the lane masks themselves). Returns the number of ones (a
+/// popcount of the lane masks: no branch on the values).
 ///
 /// # Safety
 /// The CPU must support AVX-512F/BW/VL/DQ and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-pub(super) unsafe fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut Coeffs) -> usize {
+pub(super) unsafe fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
     let g = _mm512_set1_epi32(gamma2);
     let neg_g = _mm512_set1_epi32(-gamma2);
-    let one = _mm512_set1_epi32(1);
     let zero = _mm512_setzero_si512();
     let mut ones = 0;
+    *h = [0; 4];
     for i in 0..16 {
         let (x0, x1) = (load(r0, i), load(r1, i));
         let outside = _mm512_cmpgt_epi32_mask(x0, g) | _mm512_cmplt_epi32_mask(x0, neg_g);
         let at_neg = _mm512_cmpeq_epi32_mask(x0, neg_g);
         let hint = outside | _mm512_mask_cmpneq_epi32_mask(at_neg, x1, zero);
-        store(h, i, _mm512_maskz_mov_epi32(hint, one));
+        // The 16 lane masks are the hint bits of coefficients 16 i .. 16 i + 15.
+        h[i / 4] |= u64::from(hint) << (16 * (i % 4));
         ones += hint.count_ones() as usize;
     }
     ones
