@@ -103,9 +103,10 @@ fn t0_hat<'a, P: ParameterSet, B: Ops>(
 }
 
 #[cfg(not(feature = "small-memory"))]
-/// s1\[i\] or s2\[i\] in ML-KEM's NTT domain ([`ShortNtt`]; FIPS 204, Algorithm 7 lines 2 and 3
-/// with the 16-bit transform): the prepared one when there is `prep`, else unpacked from the
-/// key's encoding through `scratch` and transformed into `out`.
+/// s1\[i\] or s2\[i\] (`which` is [`Secret::S1`] or [`Secret::S2`]) in ML-KEM's NTT domain
+/// ([`ShortNtt`]; FIPS 204, Algorithm 7 lines 2 and 3 with the 16-bit transform): the prepared
+/// one when there is `prep`, else unpacked from the key's encoding through `scratch` and
+/// transformed into `out`.
 fn short_hat<'a, P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&'a Prepared<P>>,

@@ -82,9 +82,9 @@ impl<P: ParameterSet> Work<P> {
     /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the r0 check and z over y in
     /// `z_part` on every attempt, their outcomes combined without a branch
     /// ([`all_of`](super::all_of)), so that which of the two rejected an attempt is not revealed;
-    /// then, where both passed, <<c t0>> and the hints into `bits` (the check that rejects
-    /// 0.3 to 0.8 % of signatures once: see `pqlab-ct`'s finding `mldsa-sign-hint-stage`). Each
-    /// part computes all its rows or columns. The checks and hints are in the reference form,
+    /// then, where both passed, <<c t0>> and the hints into `bits` (a check that rejects an
+    /// attempt in 0.3 to 0.8 % of signatures: see `pqlab-ct`'s finding `mldsa-sign-hint-stage`).
+    /// Each part computes all its rows or columns. The checks and hints are in the reference form,
     /// on w0 and w1 kept from [`Work::commit`] (see [`r0_row`]).
     pub(super) fn respond<B: Ops>(
         &mut self,
@@ -313,8 +313,8 @@ fn r0_rows<P: ParameterSet, B: Ops>(
 }
 
 /// FIPS 204, Algorithm 7 lines 25 to 28, row by row ([`hint_row`]) into `bits`, from the kept
-/// rows of w0 - <<c s2>> after [`r0_rows`] (overwritten) and w1 packed in `w1_packed`. Returns whether ||c t0|| < gamma2 and h has at most
-/// omega ones; every row is computed either way.
+/// rows of w0 - <<c s2>> after [`r0_rows`] (overwritten) and w1 packed in `w1_packed`. Returns
+/// whether ||c t0|| < gamma2 and h has at most omega ones; every row is computed either way.
 #[inline(never)]
 fn hint_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
