@@ -16,7 +16,13 @@
 //!   rejection loop's iterations) and [`verify_encoded`]: signing and verification on the
 //!   encoded keys, into and from the caller's buffers (PQClean's API), decoding nothing whole.
 //! * `no_std`, no heap allocation, secrets zeroized on drop; no branch, memory index or
-//!   division depends on secret data outside the rejection loops the standard prescribes.
+//!   division depends on secret data outside the rejection loops the standard prescribes. In
+//!   signing, whether an attempt is accepted is public; the challenge of a rejected attempt is
+//!   not revealed (constant-time SampleInBall), nor whether its z or its r0 check rejected it
+//!   (both always computed). One residue: the hint stage (`<<c t0>>`, at most omega hints) runs
+//!   only where both passed, so its rare rejections (0.3 to 0.8 % of signatures) show.
+//! * `<<c s1>>` and `<<c s2>>` are computed exactly on ML-KEM's 16-bit NTT modulo 3329
+//!   (`pqlab_mlkem::ring`), as the products of short polynomials they are.
 #![no_std]
 
 #[cfg(test)]

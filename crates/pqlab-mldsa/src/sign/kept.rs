@@ -1,8 +1,8 @@
 //! The rows and columns of signing in the default configuration (FIPS 204, Algorithm 7 lines
 //! 11 to 28): NTT(y) and w kept whole for the attempt, A_hat and the NTT-domain secrets from
 //! [`Prepared`] (or, without it, A_hat streamed and the secrets unpacked and transformed one
-//! polynomial at a time), c in ML-KEM's 16-bit NTT domain for <<c s1>> and <<c s2>> (exact
-//! products of short polynomials, [`ShortNtt`]) and in ML-DSA's for <<c t0>>.
+//! polynomial at a time), c in ML-KEM's 16-bit NTT domain for `<<c s1>>` and `<<c s2>>` (exact
+//! products of short polynomials, [`ShortNtt`]) and in ML-DSA's for `<<c t0>>`.
 
 use pqlab_arith::array::FixedArray;
 use pqlab_arith::wipe::wipe;
