@@ -83,7 +83,7 @@ pub const EXPECTED: &[Expected] = &[
         id: "mldsa-sign-rejection",
         file: "pqlab-mldsa/src/sign.rs",
         function: "sign_loop_with",
-        lines: &[404],
+        lines: &[405],
         kind: Kind::Public,
         reason: "`if !accepted` (FIPS 204, Alg. 7, line 23/28 outcome): whether an attempt is \
                  rejected is public in ML-DSA's security argument (the attempt count).",
