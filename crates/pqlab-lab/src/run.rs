@@ -8,7 +8,7 @@ use crate::machine::Machine;
 use crate::measure::Summary;
 use crate::registry::{self, Entry, Op};
 use crate::stats::Test;
-use crate::task::{Task, measure_task};
+use crate::task::{Task, measure_group};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -488,6 +488,43 @@ fn plan(config: &Config, entries: &[Entry], notes: &mut Vec<String>) -> Vec<Task
     tasks
 }
 
+/// The progress label of a task.
+fn label(task: &Task) -> String {
+    let info = task.entry.info();
+    let mut label = format!("{} {} {}", info.implementation, info.alg, task.op.name());
+    if let Some(v) = task.entry.variant() {
+        label.push_str(&format!(" [{v}]"));
+    }
+    if let Some(l) = task.msg_len {
+        label.push_str(&format!(" ({l} B)"));
+    }
+    label
+}
+
+/// The indices of `tasks` grouped by algorithm (a peer's FN-DSA under Falcon of its degree),
+/// operation and message length, in the order of their first task.
+fn groups(tasks: &[Task]) -> Vec<Vec<usize>> {
+    let key = |t: &Task| {
+        let alg = t.entry.info().alg;
+        #[cfg(feature = "peers")]
+        let alg = crate::peers::falcon::falcon_for(alg).unwrap_or(alg);
+        (alg, t.op, t.msg_len)
+    };
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut keys = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let k = key(t);
+        match keys.iter().position(|x| *x == k) {
+            Some(g) => out[g].push(i),
+            None => {
+                keys.push(k);
+                out.push(vec![i]);
+            }
+        }
+    }
+    out
+}
+
 /// Runs the comparison.
 pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> {
     config.validate()?;
@@ -527,19 +564,21 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
         ));
     }
     let tasks = plan(config, &entries, &mut notes);
-    let mut results = Vec::new();
-    for (i, task) in tasks.iter().enumerate() {
-        let info = task.entry.info();
-        let mut label = format!("{} {} {}", info.implementation, info.alg, task.op.name());
-        if let Some(v) = task.entry.variant() {
-            label.push_str(&format!(" [{v}]"));
+    // The implementations of one algorithm, operation and message length are measured in
+    // interleaved rounds; the rows keep the order of the plan.
+    let mut slots: Vec<Option<ResultRow>> = (0..tasks.len()).map(|_| None).collect();
+    let mut done = 0;
+    for group in groups(&tasks) {
+        let members: Vec<&Task> = group.iter().map(|&i| &tasks[i]).collect();
+        let rows = measure_group(config, &members, &mut |k| {
+            progress(done + k, tasks.len(), &label(members[k]));
+        })?;
+        done += group.len();
+        for (i, row) in group.into_iter().zip(rows) {
+            slots[i] = Some(row);
         }
-        if let Some(l) = task.msg_len {
-            label.push_str(&format!(" ({l} B)"));
-        }
-        progress(i, tasks.len(), &label);
-        results.push(measure_task(config, task)?);
     }
+    let mut results: Vec<ResultRow> = slots.into_iter().flatten().collect();
     // C2SP CCTV's ML-DSA benchmark set: the unbiased average signing time of pqlab and of the
     // peers that sign it (deterministic ones checked equal to pqlab), and the message-length
     // study with one loop iteration per signature.
@@ -594,8 +633,10 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
             quick: config.quick,
             power_model: config.power.clone(),
             method: "wall clock (std::time::Instant) and the time-stamp counter (rdtsc between \
-                     lfences) per call, after warm-up; the TSC counts at a fixed rate, not core \
-                     clock cycles. Peak stack: painted thread stack; heap: counting allocator",
+                     lfences) per call, after warm-up; the implementations of one algorithm, \
+                     operation and message length in interleaved rounds (10, each after at least \
+                     5 ms of untimed calls; one in the quick run); the TSC counts at a fixed rate, not core clock \
+                     cycles. Peak stack: painted thread stack; heap: counting allocator",
         },
         sizes,
         results,
