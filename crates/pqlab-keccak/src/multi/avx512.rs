@@ -24,7 +24,9 @@ use crate::keccak::RC;
 /// into `$e`, with the broadcast round constant `$rc`, on vectors of either width: `$xor`,
 /// `$tern` and `$rol` are the XOR, ternary-logic and rotate intrinsics of that width. Ternary
 /// logic 0x96 is a three-way XOR (theta's parities), 0xD2 is `x ^ (!y & z)` (chi, Algorithm 4).
-/// The output is built row by row as in the scalar `keccak::round`.
+/// Theta's D\[x\] = C\[x-1\] ^ rot(C\[x+1\], 1) is formed first, so that at most 32 vectors are
+/// live at any point (the 25 lanes, five D, and the scratch of one output row: no spill to
+/// memory). The output is built row by row as in the scalar `keccak::round`.
 macro_rules! round {
     ($a:ident, $e:ident, $rc:expr, $xor:ident, $tern:ident, $rol:ident) => {{
         let c0 = $tern::<0x96>($tern::<0x96>($a[0], $a[5], $a[10]), $a[15], $a[20]);
@@ -32,62 +34,61 @@ macro_rules! round {
         let c2 = $tern::<0x96>($tern::<0x96>($a[2], $a[7], $a[12]), $a[17], $a[22]);
         let c3 = $tern::<0x96>($tern::<0x96>($a[3], $a[8], $a[13]), $a[18], $a[23]);
         let c4 = $tern::<0x96>($tern::<0x96>($a[4], $a[9], $a[14]), $a[19], $a[24]);
-        // theta's D[x] = C[x-1] ^ rot(C[x+1], 1) is XORed into each lane in one three-way XOR.
-        let r0 = $rol::<1>(c0);
-        let r1 = $rol::<1>(c1);
-        let r2 = $rol::<1>(c2);
-        let r3 = $rol::<1>(c3);
-        let r4 = $rol::<1>(c4);
+        let d0 = $xor(c4, $rol::<1>(c1));
+        let d1 = $xor(c0, $rol::<1>(c2));
+        let d2 = $xor(c1, $rol::<1>(c3));
+        let d3 = $xor(c2, $rol::<1>(c4));
+        let d4 = $xor(c3, $rol::<1>(c0));
         // Output row 0: A[0], A[6], A[12], A[18], A[24].
-        let b0 = $tern::<0x96>($a[0], c4, r1);
-        let b1 = $rol::<44>($tern::<0x96>($a[6], c0, r2));
-        let b2 = $rol::<43>($tern::<0x96>($a[12], c1, r3));
-        let b3 = $rol::<21>($tern::<0x96>($a[18], c2, r4));
-        let b4 = $rol::<14>($tern::<0x96>($a[24], c3, r0));
+        let b0 = $xor($a[0], d0);
+        let b1 = $rol::<44>($xor($a[6], d1));
+        let b2 = $rol::<43>($xor($a[12], d2));
+        let b3 = $rol::<21>($xor($a[18], d3));
+        let b4 = $rol::<14>($xor($a[24], d4));
         $e[0] = $xor($tern::<0xD2>(b0, b1, b2), $rc);
         $e[1] = $tern::<0xD2>(b1, b2, b3);
         $e[2] = $tern::<0xD2>(b2, b3, b4);
         $e[3] = $tern::<0xD2>(b3, b4, b0);
         $e[4] = $tern::<0xD2>(b4, b0, b1);
         // Output row 1: A[3], A[9], A[10], A[16], A[22].
-        let b0 = $rol::<28>($tern::<0x96>($a[3], c2, r4));
-        let b1 = $rol::<20>($tern::<0x96>($a[9], c3, r0));
-        let b2 = $rol::<3>($tern::<0x96>($a[10], c4, r1));
-        let b3 = $rol::<45>($tern::<0x96>($a[16], c0, r2));
-        let b4 = $rol::<61>($tern::<0x96>($a[22], c1, r3));
+        let b0 = $rol::<28>($xor($a[3], d3));
+        let b1 = $rol::<20>($xor($a[9], d4));
+        let b2 = $rol::<3>($xor($a[10], d0));
+        let b3 = $rol::<45>($xor($a[16], d1));
+        let b4 = $rol::<61>($xor($a[22], d2));
         $e[5] = $tern::<0xD2>(b0, b1, b2);
         $e[6] = $tern::<0xD2>(b1, b2, b3);
         $e[7] = $tern::<0xD2>(b2, b3, b4);
         $e[8] = $tern::<0xD2>(b3, b4, b0);
         $e[9] = $tern::<0xD2>(b4, b0, b1);
         // Output row 2: A[1], A[7], A[13], A[19], A[20].
-        let b0 = $rol::<1>($tern::<0x96>($a[1], c0, r2));
-        let b1 = $rol::<6>($tern::<0x96>($a[7], c1, r3));
-        let b2 = $rol::<25>($tern::<0x96>($a[13], c2, r4));
-        let b3 = $rol::<8>($tern::<0x96>($a[19], c3, r0));
-        let b4 = $rol::<18>($tern::<0x96>($a[20], c4, r1));
+        let b0 = $rol::<1>($xor($a[1], d1));
+        let b1 = $rol::<6>($xor($a[7], d2));
+        let b2 = $rol::<25>($xor($a[13], d3));
+        let b3 = $rol::<8>($xor($a[19], d4));
+        let b4 = $rol::<18>($xor($a[20], d0));
         $e[10] = $tern::<0xD2>(b0, b1, b2);
         $e[11] = $tern::<0xD2>(b1, b2, b3);
         $e[12] = $tern::<0xD2>(b2, b3, b4);
         $e[13] = $tern::<0xD2>(b3, b4, b0);
         $e[14] = $tern::<0xD2>(b4, b0, b1);
         // Output row 3: A[4], A[5], A[11], A[17], A[23].
-        let b0 = $rol::<27>($tern::<0x96>($a[4], c3, r0));
-        let b1 = $rol::<36>($tern::<0x96>($a[5], c4, r1));
-        let b2 = $rol::<10>($tern::<0x96>($a[11], c0, r2));
-        let b3 = $rol::<15>($tern::<0x96>($a[17], c1, r3));
-        let b4 = $rol::<56>($tern::<0x96>($a[23], c2, r4));
+        let b0 = $rol::<27>($xor($a[4], d4));
+        let b1 = $rol::<36>($xor($a[5], d0));
+        let b2 = $rol::<10>($xor($a[11], d1));
+        let b3 = $rol::<15>($xor($a[17], d2));
+        let b4 = $rol::<56>($xor($a[23], d3));
         $e[15] = $tern::<0xD2>(b0, b1, b2);
         $e[16] = $tern::<0xD2>(b1, b2, b3);
         $e[17] = $tern::<0xD2>(b2, b3, b4);
         $e[18] = $tern::<0xD2>(b3, b4, b0);
         $e[19] = $tern::<0xD2>(b4, b0, b1);
         // Output row 4: A[2], A[8], A[14], A[15], A[21].
-        let b0 = $rol::<62>($tern::<0x96>($a[2], c1, r3));
-        let b1 = $rol::<55>($tern::<0x96>($a[8], c2, r4));
-        let b2 = $rol::<39>($tern::<0x96>($a[14], c3, r0));
-        let b3 = $rol::<41>($tern::<0x96>($a[15], c4, r1));
-        let b4 = $rol::<2>($tern::<0x96>($a[21], c0, r2));
+        let b0 = $rol::<62>($xor($a[2], d2));
+        let b1 = $rol::<55>($xor($a[8], d3));
+        let b2 = $rol::<39>($xor($a[14], d4));
+        let b3 = $rol::<41>($xor($a[15], d0));
+        let b4 = $rol::<2>($xor($a[21], d1));
         $e[20] = $tern::<0xD2>(b0, b1, b2);
         $e[21] = $tern::<0xD2>(b1, b2, b3);
         $e[22] = $tern::<0xD2>(b2, b3, b4);
