@@ -635,8 +635,9 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<Report, LabError> 
             method: "wall clock (std::time::Instant) and the time-stamp counter (rdtsc between \
                      lfences) per call, after warm-up; the implementations of one algorithm, \
                      operation and message length in interleaved rounds (10, each after at least \
-                     5 ms of untimed calls; one in the quick run); the TSC counts at a fixed rate, not core clock \
-                     cycles. Peak stack: painted thread stack; heap: counting allocator",
+                     5 ms of untimed calls; one in the quick run); the TSC counts at a fixed \
+                     rate, not core clock cycles. Peak stack: painted thread stack; heap: \
+                     counting allocator",
         },
         sizes,
         results,
@@ -681,5 +682,38 @@ fn size_row(e: &Entry, results: &[ResultRow]) -> SizeRow {
         signature_varies: varies,
         signature_mean: if varies { mean } else { None },
         signature_bound: if varies { i.signature } else { None },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every planned task falls in exactly one group; the tasks of a group share algorithm,
+    /// operation and message length; pqlab's variants of an operation share its group.
+    #[test]
+    fn groups_partition_the_plan_by_algorithm_operation_and_length() {
+        let config = Config::standard();
+        let entries = registry::ours();
+        let tasks = plan(&config, &entries, &mut Vec::new());
+        let gs = groups(&tasks);
+        let key = |t: &Task| (t.entry.info().alg, t.op, t.msg_len);
+        let mut seen = vec![0; tasks.len()];
+        for g in &gs {
+            for &i in g {
+                seen[i] += 1;
+                assert_eq!(key(&tasks[g[0]]), key(&tasks[i]));
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+        let sign44 = gs
+            .iter()
+            .find(|g| key(&tasks[g[0]]) == ("ml-dsa-44", Op::Sign, Some(32)))
+            .expect("ML-DSA-44 signing of 32-byte messages is planned");
+        assert!(
+            sign44.len() >= 2,
+            "the plain key and its variants: {}",
+            sign44.len()
+        );
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! The implementations of one algorithm, operation and message length are measured together,
 //! in interleaved rounds ([`measure_group`]): each round times a share of every task's
-//! iterations, the tasks in rotated order, each after a short re-warm. A slow spell of this
-//! shared machine then falls on all of them alike instead of on whichever ran at that time, so
-//! the ratios between them stay meaningful (DESIGN §6).
+//! iterations, the tasks in rotated order, each after at least 5 ms of untimed calls. A slow
+//! spell of this shared machine then falls on all of them alike instead of on whichever ran at
+//! that time, so the ratios between them stay meaningful (DESIGN §6), and no round is timed
+//! while the processor is still adapting to a change of code ([`REWARM_TIME`]).
 
 use std::time::{Duration, Instant};
 
