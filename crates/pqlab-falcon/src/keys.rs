@@ -359,7 +359,7 @@ impl<const N: usize> SigningKey<N> {
     /// Generates a key pair from a fresh 48-byte seed drawn with `fill` (which returns false
     /// on failure). f and g are drawn as the reference draws them, from eight SHAKE256 streams
     /// (lane i over `seed || i`) squeezed side by side instead of its one stream: the same
-    /// distribution, with the vector unit's eight-lane Keccak (a quarter of Falcon-512's key
+    /// distribution, with the vector unit's eight-lane Keccak (a fifth of Falcon-512's key
     /// generation time was its one-lane stream). The seed is never shown, so nothing needs the
     /// reference's key for it; [`Self::generate_from_seed`] gives that key.
     pub fn generate_with_rng(mut fill: impl FnMut(&mut [u8]) -> bool) -> Result<Self, Error> {
