@@ -18,8 +18,8 @@
 //! * [`wipe`]: fast, non-removable zeroing of secret buffers (the schemes' `Zeroize` impls).
 //! * [`bytes`]: [`ByteArray`](bytes::ByteArray), the fixed-size byte strings that hold the
 //!   schemes' encodings.
-//! * [`array`]: [`FixedArray`](array::FixedArray), arrays of ring elements sized per parameter
-//!   set.
+//! * [`array`](mod@array): [`FixedArray`](array::FixedArray), arrays of ring elements sized per
+//!   parameter set.
 #![no_std]
 
 pub mod array;

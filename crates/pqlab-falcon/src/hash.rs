@@ -58,9 +58,9 @@ impl<'a> Words<'a> {
 
 /// Falcon spec v1.2, Algorithm 3: HashToPoint, variable time (rejection loop).
 ///
-/// Squeezes one rate-sized block (68 words) at a time, as [`Words`] does. While at least 68
+/// Squeezes one rate-sized block (68 words) at a time, as `Words` does. While at least 68
 /// coefficients remain, the block's accepted words go in at once (the back end's
-/// [`Ops::hash_block`]); the last blocks are read word by word.
+/// `Ops::hash_block`); the last blocks are read word by word.
 pub fn hash_to_point_vartime(rd: &mut Shake256Reader, c: &mut [u16]) {
     crate::backend::dispatch!(B => hash_to_point_vartime_with::<B>(rd, c));
 }

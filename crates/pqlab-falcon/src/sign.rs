@@ -187,7 +187,7 @@ fn sign_fresh<const N: usize>(
 impl<const N: usize> SigningKey<N> {
     /// Falcon spec v1.2, Algorithm 10: Sign with the given nonce and sampler seed (see
     /// [`ExpandedKey::sign_with_seed`]), without an expanded key: the tree of Algorithm 9 is
-    /// computed node by node during ffSampling and never stored whole ([`sign_dyn`]; only the
+    /// computed node by node during ffSampling and never stored whole (`sign_dyn`; only the
     /// subtree of one node of degree 16 at a time, 80 values, is built depth by depth and then
     /// sampled from), so signing needs about 9 n floating-point values of memory instead of the
     /// expanded key's 15 n. The signature is the one [`ExpandedKey::sign_with_seed`] gives.

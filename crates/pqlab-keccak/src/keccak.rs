@@ -55,7 +55,7 @@ pub(crate) const RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 
-/// Bytes of the round-constant table [`RC`] (for the memory report of `pqlab compare`).
+/// Bytes of the round-constant table `RC` (for the memory report of `pqlab compare`).
 pub fn round_constants_bytes() -> usize {
     size_of_val(&RC)
 }
@@ -160,8 +160,8 @@ pub(crate) fn round(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
 /// FIPS 202, Algorithm 7: KECCAK-p\[1600, 24\] = Keccak-f\[1600\].
 ///
 /// The state is 25 lanes `A[x + 5y]`, each lane a little-endian 64-bit word (FIPS 202, Section 3.1.2).
-/// With [`INTERLEAVED`] the lanes are converted to and from the bit-interleaved form around
-/// the permutation; else this is [`keccak_f1600_state`] (the AVX-512 or BMI2 build when the
+/// With `INTERLEAVED` the lanes are converted to and from the bit-interleaved form around
+/// the permutation; else this is `keccak_f1600_state` (the AVX-512 or BMI2 build when the
 /// selected back end, [`pqlab_backend::selected`], is AVX-512 or AVX2). Every build gives the
 /// same result.
 pub fn keccak_f1600(a: &mut [u64; 25]) {

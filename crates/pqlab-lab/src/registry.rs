@@ -6,7 +6,7 @@
 //! timed. Keys are parsed once (as a server holding a key would) into a [`Signer`],
 //! [`Verifier`], [`Encapsulator`] or [`Decapsulator`]; the timed operations run on those.
 //!
-//! A new scheme or peer is one more entry in [`all`]: implement the trait for a type that names
+//! A new scheme or peer is one more entry in `all`: implement the trait for a type that names
 //! it (see `ours.rs` for pqlab's own schemes and `peers.rs` for the others).
 
 use crate::LabError;

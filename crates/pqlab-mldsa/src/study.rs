@@ -2,7 +2,7 @@
 //! `pqlab compare --reductions` and its tests): the same generic scheme code on the portable
 //! kernels, with the NTTs under a chosen modular-reduction strategy of `pqlab_arith::reduce`
 //! (Montgomery, Barrett, K2-RED, or the variable-time `%`). The production entry points never
-//! reach these kernels: they run on [`crate::backend`]'s back ends, whose NTTs are Montgomery by
+//! reach these kernels: they run on `crate::backend`'s back ends, whose NTTs are Montgomery by
 //! type.
 
 use core::marker::PhantomData;

@@ -3,7 +3,7 @@
 //! every coefficient below q / 2 = 1664.5 in absolute value, computed modulo 3329 on 16-bit
 //! kernels ([`multiply`]) and lifted back to the integers ([`centered`]).
 //!
-//! ML-DSA's signing uses it for <<c s1>> and <<c s2>> (|c s| <= tau eta <= 196 for every
+//! ML-DSA's signing uses it for `<<c s1>>` and `<<c s2>>` (|c s| <= tau eta <= 196 for every
 //! parameter set), whose 16-bit NTTs cost a fraction of its own 32-bit ones modulo 8380417 (the
 //! technique of Abdulrahman, Hwang, Kannwischer and Sprenkels, "Faster Kyber and Dilithium on
 //! the Cortex-M4", ACNS 2022, there with a smaller modulus). The kernels are ML-KEM's, on the

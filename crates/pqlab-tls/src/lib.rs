@@ -13,7 +13,7 @@
 //!   [`falcon`]: Falcon's formats and identifiers; [`cert`]: a small CA that issues ML-DSA,
 //!   Falcon or ECDSA P-256 certificates; [`net`]: the echo
 //!   client and configurations behind `pqlab serve` / `pqlab connect`; [`server`]: the
-//!   asynchronous echo server with bounded resources; [`bench`]: the handshake
+//!   asynchronous echo server with bounded resources; [`bench`](mod@bench): the handshake
 //!   benchmark behind `pqlab handshake-bench`.
 
 pub mod bench;

@@ -3,7 +3,7 @@
 //!
 //! Standard input: pairs of lines, first the challenge c as 256 coefficients in {-1, 0, 1}
 //! (tau nonzero: SampleInBall's output shape), then the dense polynomial s as 256 coefficients
-//! in [0, q). Standard output, per pair: c * s in Z_q[X]/(X^256 + 1), coefficients in [0, q).
+//! in [0, q). Standard output, per pair: c * s in Z_q\[X\]/(X^256 + 1), coefficients in [0, q).
 //!
 //! The product is the one pqlab-mldsa's default signer computes for c * s1 (FIPS 204,
 //! Algorithm 7, line 17 with the NTTs of Algorithms 41, 42 and MultiplyNTT, Algorithm 45), from

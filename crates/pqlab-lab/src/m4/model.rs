@@ -6,7 +6,7 @@
 //! code on an STM32F407 ([`PQM4`]), dividing them by the instruction counts this lab measures
 //! for the same PQClean code ([`CALIBRATION`], this lab's run of the same operations); [`CPI`]
 //! is their median. The spread of the per-operation ratios is the model's error: pqm4 links
-//! its own assembly Keccak-f[1600] into every scheme, also the clean ones, whereas this lab
+//! its own assembly Keccak-f\[1600\] into every scheme, also the clean ones, whereas this lab
 //! compiles PQClean's C Keccak, so hash-heavy operations (ML-DSA) have more instructions here
 //! than pqm4 ran, and their ratios fall well below 1.
 

@@ -50,7 +50,7 @@ const FALCON_SBYTELEN: [(&str, u64, u64); 2] =
 
 /// This build's size of `field` (`public_key`, `secret_key`, `signature`, `ciphertext`,
 /// `total` = public key + secret key + signature) for `alg`; the Falcon signature is the
-/// specification's sbytelen ([`FALCON_SBYTELEN`]), since Falcon signatures vary in length.
+/// specification's sbytelen (`FALCON_SBYTELEN`), since Falcon signatures vary in length.
 pub fn ours(alg: &str, field: &str) -> Option<u64> {
     if field == "signature"
         && let Some(f) = FALCON_SBYTELEN.iter().find(|f| f.0 == alg)
