@@ -237,7 +237,9 @@ fn mkgauss(rng: &mut SampleStream<'_>, logn: u32) -> i32 {
 /// coefficients (so that its resultant with x^n + 1 is odd, as NTRUSolve's binary GCD
 /// needs); out-of-range values and an even final parity are redrawn, as in the reference.
 /// Out of line: a frame of its own, which the constant-time check's known finding on the
-/// parity redraw (`falcon-keygen-gauss-parity`) names.
+/// redraws (`falcon-keygen-gauss-parity`) names: a redraw reveals only that a draw was
+/// discarded, and the count of parity redraws has the same law whichever parity the last
+/// coefficient needs (to within the sampled distribution's parity bias, below 2^-56).
 #[inline(never)]
 pub(crate) fn poly_small_mkgauss(rng: &mut SampleStream<'_>, f: &mut [i8], logn: u32) {
     let n = 1usize << logn;
