@@ -8,8 +8,7 @@
 //! check that it verifies; at the end read 32 bytes from the second SHAKE-128.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

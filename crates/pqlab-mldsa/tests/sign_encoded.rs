@@ -19,7 +19,7 @@ use pqlab_mldsa::{
 };
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// How a case is signed: with M and ctx, or with mu.
 enum Input {

@@ -5,7 +5,6 @@
 
 #[path = "acvp_mlkem/cases.rs"]
 mod cases;
-mod common;
 
 #[test]
 fn acvp_key_gen() {

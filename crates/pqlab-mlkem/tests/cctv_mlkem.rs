@@ -13,7 +13,7 @@
 //!   for ML-KEM-768 also Go's variant (no dk absorbed), after 100 and 10 000 tests.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use pqlab_keccak::{Shake128, Shake256};

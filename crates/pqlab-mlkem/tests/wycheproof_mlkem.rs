@@ -16,7 +16,7 @@
 //!   last byte of c1 or c2 would accept a modified ciphertext) must give exactly K.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! tampered signatures. The keys come from the NIST KAT files (see `common::try_chain`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! every ML-DSA level and the ECDSA baseline; and the alerts for bad key shares.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::sync::Arc;

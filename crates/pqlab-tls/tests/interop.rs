@@ -3,7 +3,7 @@
 //! server, with ML-DSA-65 certificates made by `pqlab_tls::cert`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! files and pipes, checked against the library and the published test vectors.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use pqlab_mldsa::{HashAlg, MlDsa65, SigningKey};

@@ -6,7 +6,7 @@
 //! fixture. The whole check, both directions and every form: `interop/bouncycastle/run.sh`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

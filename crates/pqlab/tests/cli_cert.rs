@@ -4,7 +4,7 @@
 //! pyca/cryptography reads the certificates (when installed).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

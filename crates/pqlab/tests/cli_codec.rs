@@ -4,7 +4,7 @@
 //! signature; `pqlab cert show` / `verify`; interop with pyca/cryptography when installed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -3,7 +3,7 @@
 //! standard error, nothing half-written).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -3,7 +3,7 @@
 //! library, the published test vectors and the byte layout of the IETF LAMPS formats.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::*;
 use pqlab_keccak::Shake256;

@@ -3,7 +3,7 @@
 //! unreadable files; exit status 2 with one line on standard error, and nothing half-written.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! module under every strategy.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{run, stdout};
 use serde_json::Value;

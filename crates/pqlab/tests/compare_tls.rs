@@ -3,7 +3,7 @@
 //! found before any measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::{Dir, assert_input_error, assert_ok, run, stdout};
 

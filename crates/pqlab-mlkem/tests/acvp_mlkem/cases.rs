@@ -15,7 +15,6 @@
 use std::path::Path;
 
 use crate::common::*;
-use crate::with_param_set;
 use pqlab_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet, decapsulate_encoded,
     encapsulate_encoded, key_gen_encoded,
