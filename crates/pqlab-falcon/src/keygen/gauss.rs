@@ -101,19 +101,18 @@ impl<'a> SampleStream<'a> {
     /// after use).
     #[inline(never)]
     fn refill(&mut self) {
-        use zeroize::Zeroize;
         let mut buf = [0u8; BUF_BYTES];
         self.rng.fill(&mut buf);
         samples_from_words(self.backend, &buf, &mut self.samples);
-        buf.zeroize();
+        // Ordinary (vectorised) stores kept live, not a volatile store per byte.
+        pqlab_arith::wipe::wipe(&mut buf);
         self.pos = 0;
     }
 }
 
 impl Drop for SampleStream<'_> {
     fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.samples.zeroize();
+        pqlab_arith::wipe::wipe(&mut self.samples);
     }
 }
 

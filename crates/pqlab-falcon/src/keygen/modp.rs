@@ -38,6 +38,9 @@ pub(crate) struct SmallPrime {
     pub(crate) p: u32,
     /// A primitive 2048-th root of unity modulo p.
     pub(crate) g: u32,
+    /// g, 1 / g and 1 in Montgomery form (times 2^32 mod p), for the vector tables
+    /// (`super::ntt_x86::tables`: no division or exponentiation per table).
+    pub(crate) roots_mont: [u32; 3],
     /// 1 / (product of the previous primes of the table) mod p (Garner's CRT constant).
     pub(crate) s: u32,
     /// The Montgomery constants of p, computed once.
@@ -65,6 +68,7 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
     let mut t = [SmallPrime {
         p: 0,
         g: 0,
+        roots_mont: [0; 3],
         s: 0,
         m: Modp {
             p: 0,
@@ -92,9 +96,15 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
             j += 1;
         }
         let s = pow_mod(prod, p - 2, p);
+        let ig = pow_mod(g, p - 2, p);
         t[i] = SmallPrime {
             p: p as u32,
             g: g as u32,
+            roots_mont: [
+                ((g << 32) % p) as u32,
+                ((ig << 32) % p) as u32,
+                ((1 << 32) % p) as u32,
+            ],
             s: s as u32,
             m: Modp::new(p as u32),
         };
@@ -288,7 +298,7 @@ impl<'a, M: SolverMul> Twiddles<'a, M> {
                 p: sp.p,
                 p0i: sp.m.p0i,
             };
-            super::ntt_x86::tables(backend_for::<M>(), q, sp.g, logn, zeta, izeta)
+            super::ntt_x86::tables(backend_for::<M>(), q, sp.roots_mont, logn, zeta, izeta)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let done = false;

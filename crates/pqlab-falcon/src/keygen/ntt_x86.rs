@@ -18,7 +18,6 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
-use pqlab_arith::falcon_solver::pow_mod_p;
 use pqlab_backend::Backend;
 
 /// The prime's constants: p and -1/p mod 2^32.
@@ -276,14 +275,17 @@ fn intt_avx2(q: Prime, a: &mut [u32], igm: &[u32], ninv: u32) {
 
 /// The tables of `pqlab_arith::falcon_solver::twiddles_from_root` under Montgomery reduction
 /// (gm\[rev(j)\] = w^j 2^32 mod p and igm\[rev(j)\] = w^-j 2^32 mod p, for the primitive 2n-th
-/// root w = root^(1024 / n), rev the bit reversal over logn bits) on `backend`, the powers
-/// computed in eight independent chains of Montgomery products (x_(j+8) = x_j w^8) instead of
-/// one: the same values (each entry is the residue in \[0, p)). Returns false (doing nothing)
-/// on the portable back end and for n < 8. Public values only.
+/// root w = root^(1024 / n), rev the bit reversal over logn bits) on `backend`, from the
+/// prime's `roots` (the 2048-th root, its inverse and 1, in Montgomery form: [`SmallPrime`]'s
+/// `roots_mont`), the entries built by doubling ([`tables_avx2`]): the same values (each entry
+/// is the residue in \[0, p)). Returns false (doing nothing) on the portable back end and for
+/// n < 8. Public values only.
+///
+/// [`SmallPrime`]: super::modp::SmallPrime
 pub(super) fn tables(
     backend: Backend,
     q: Prime,
-    root: u32,
+    roots: [u32; 3],
     logn: u32,
     gm: &mut [u32],
     igm: &mut [u32],
@@ -293,43 +295,49 @@ pub(super) fn tables(
     }
     match backend {
         // SAFETY: as in [`ntt`].
-        Backend::Avx2 | Backend::Avx512 => unsafe { tables_avx2(q, root, logn, gm, igm) },
+        Backend::Avx2 | Backend::Avx512 => unsafe { tables_avx2(q, roots, logn, gm, igm) },
         Backend::Portable => return false,
     }
     true
 }
 
+/// The tables of [`tables`] for n = 2^logn (logn >= 3): `gm[i]` = w^rev(i) and `igm[i]` =
+/// w^-rev(i) in Montgomery form, w = g^(1024 / n) for the primitive 2048-th root g, rev over
+/// logn bits; `roots` holds g, 1 / g and 1 in Montgomery form. Built by doubling: rev(2^k + i)
+/// = rev(i) + n / 2^(k + 1) for i < 2^k, so entries 2^k to 2^(k + 1) - 1 are the first 2^k
+/// times w^(n / 2^(k + 1)) = g^(2^(9 - k)) (whatever n): contiguous products, eight at a time
+/// from k = 3 on, independent of each other (no chain of dependent products, no scattered
+/// stores, no division). Every product lies in \[0, p), so the entries are the same as by any
+/// other order of products.
 #[target_feature(enable = "avx2")]
-fn tables_avx2(q: Prime, root: u32, logn: u32, gm: &mut [u32], igm: &mut [u32]) {
+fn tables_avx2(q: Prime, roots: [u32; 3], logn: u32, gm: &mut [u32], igm: &mut [u32]) {
     let n = 1usize << logn;
-    let p = q.p;
-    let (pv, p0iv) = (_mm256_set1_epi32(p as i32), _mm256_set1_epi32(q.p0i as i32));
-    // 2^32 mod p: 1 in Montgomery form.
-    let one = ((1u64 << 32) % u64::from(p)) as u32;
-    let w = pow_mod_p(root, 1024 >> logn, p);
-    // w^-1 = w^(2n - 1).
-    let iw = pow_mod_p(w, (2 << logn) - 1, p);
-    for (tab, w) in [(gm, w), (igm, iw)] {
-        // w in Montgomery form; the first eight powers, then steps of w^8.
-        let ws = ((u64::from(w) << 32) % u64::from(p)) as u32;
-        let mut x = [0u32; 8];
-        x[0] = one;
-        for j in 1..8 {
-            x[j] = mmul(q, x[j - 1], ws);
+    let (pv, p0iv) = (
+        _mm256_set1_epi32(q.p as i32),
+        _mm256_set1_epi32(q.p0i as i32),
+    );
+    let [g, ig, one] = roots;
+    for (tab, root) in [(&mut gm[..n], g), (&mut igm[..n], ig)] {
+        // c[k] = root^(2^(9 - k)): the root itself for k = 9, each lower k the square of the
+        // next.
+        let mut c = [root; 10];
+        for k in (0..9).rev() {
+            c[k] = mmul(q, c[k + 1], c[k + 1]);
         }
-        let step = _mm256_set1_epi32(mmul(q, x[7], ws) as i32);
-        let mut xv = load(&x);
-        // Position rev(j + l) over logn bits: for j a multiple of 8 and l < 8 the bits do not
-        // overlap, so it is rev(j) + rev(l) (rev(l) over 3 bits, shifted to the top): one
-        // bit reversal per eight entries.
-        let rl: [usize; 8] = core::array::from_fn(|l| ((l as u32).reverse_bits() >> 29) as usize);
-        for j in (0..n).step_by(8) {
-            store(&mut x, xv);
-            let rj = (j as u32).reverse_bits() as usize >> (32 - logn);
-            for (&r, &v) in rl.iter().zip(x.iter()) {
-                tab[rj + (r << (logn - 3))] = v;
+        tab[0] = one;
+        for (k, &ck) in c.iter().enumerate().take(logn as usize) {
+            let h = 1usize << k;
+            let (lo, hi) = tab.split_at_mut(h);
+            if h < 8 {
+                for (d, &s) in hi[..h].iter_mut().zip(lo.iter()) {
+                    *d = mmul(q, s, ck);
+                }
+            } else {
+                let cv = _mm256_set1_epi32(ck as i32);
+                for (d, s) in hi[..h].chunks_exact_mut(8).zip(lo.chunks_exact(8)) {
+                    store(d, mmul8(load(s), cv, pv, p0iv));
+                }
             }
-            xv = mmul8(xv, step, pv, p0iv);
         }
     }
 }
@@ -408,7 +416,7 @@ mod tests {
                 mont.tables_from_root(sp.g, logn, &mut gm, &mut igm);
                 for backend in pqlab_backend::available() {
                     let (mut g2, mut i2) = ([0u32; 1024], [0u32; 1024]);
-                    let done = tables(backend, q, sp.g, logn, &mut g2, &mut i2);
+                    let done = tables(backend, q, sp.roots_mont, logn, &mut g2, &mut i2);
                     assert_eq!(done, backend != Backend::Portable && logn >= 3);
                     if done {
                         assert_eq!(g2[..n], gm[..n], "{backend:?} {idx} {logn}");

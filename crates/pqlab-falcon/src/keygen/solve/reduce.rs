@@ -367,11 +367,13 @@ fn fg_to_ntt<'s, M: SolverMul>(
     Some((fg, sa.buf))
 }
 
-/// [`sub_mul_negacyclic`] for F, then G, with the products k f and k g computed exactly in
+/// [`sub_mul_negacyclic`] for F and G, with the products k f and k g computed exactly in
 /// RNS form (NTT of k modulo each prime, times the NTTs of f and g, inverse NTTs), rebuilt by
-/// CRT and subtracted: the same result. F and G one after the other (as the reference's
-/// `poly_sub_scaled_ntt`), so that one set of residues is held at a time. Returns false if
-/// `scratch` is too small.
+/// CRT and subtracted: the same result. Where `scratch` has room for the residues of both
+/// products, each prime's twiddle tables and NTT of k are computed once for both
+/// ([`products_together`]); otherwise F and G go one after the other (as the reference's
+/// `poly_sub_scaled_ntt`), one set of residues held at a time, the tables and NTT(k) made
+/// again for G. Returns false if `scratch` is too small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
 fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
@@ -394,21 +396,8 @@ fn sub_mul_ntt<M: SolverMul>(
     ) else {
         return false;
     };
-    let mut one = |src: &[u32], P: &mut Poly<'_>| {
-        for j in 0..np {
-            let tw = Twiddles::<M>::new(j, logn, &mut *twb);
-            let m = tw.m;
-            for (x, &ki) in kt.iter_mut().zip(k) {
-                *x = m.set(ki as i32);
-            }
-            tw.ntt(kt);
-            let t = &mut r[j * n..(j + 1) * n];
-            for ((x, &a), &b) in t.iter_mut().zip(kt.iter()).zip(&src[j * n..(j + 1) * n]) {
-                *x = m.mul(a, b);
-            }
-            tw.intt(t);
-        }
-        // P -= (the integers of residues r) 2^s, coefficient by coefficient.
+    // P -= (the integers of residues r) 2^s, coefficient by coefficient.
+    let mut subtract = |r: &mut [u32], P: &mut Poly<'_>| {
         zint::crt_batch(r, n, np, crt_tmp, |i, v| {
             if !zint::copy_resize(prod, v) {
                 return false;
@@ -419,7 +408,65 @@ fn sub_mul_ntt<M: SolverMul>(
             true
         })
     };
+    if let Some(r_g) = sa.take(n * np) {
+        products_together::<M>(fg, k, logn, kt, twb, r, r_g);
+        return subtract(r, F) && subtract(r_g, G);
+    }
+    let mut one = |src: &[u32], P: &mut Poly<'_>| {
+        for j in 0..np {
+            let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+            k_ntt(&tw, k, kt);
+            product(
+                &tw,
+                kt,
+                &src[j * n..(j + 1) * n],
+                &mut r[j * n..(j + 1) * n],
+            );
+        }
+        subtract(r, P)
+    };
     one(fg.f, F) && one(fg.g, G)
+}
+
+/// The residues of k f into `r_f` and of k g into `r_g` (coefficient i of prime j at j n + i,
+/// normal form), modulo each of the `fg.np` primes in turn: its tables and the NTT of k
+/// (in `twb`, `kt`) made once for both products.
+fn products_together<M: SolverMul>(
+    fg: &FgNtt<'_>,
+    k: &[u32],
+    logn: u32,
+    kt: &mut [u32],
+    twb: &mut [u32],
+    r_f: &mut [u32],
+    r_g: &mut [u32],
+) {
+    let n = k.len();
+    for j in 0..fg.np {
+        let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+        k_ntt(&tw, k, kt);
+        let at = j * n..(j + 1) * n;
+        product(&tw, kt, &fg.f[at.clone()], &mut r_f[at.clone()]);
+        product(&tw, kt, &fg.g[at.clone()], &mut r_g[at]);
+    }
+}
+
+/// NTT(k) modulo the prime of `tw` into `kt` (k: signed 32-bit coefficients as bits).
+fn k_ntt<M: SolverMul>(tw: &Twiddles<'_, M>, k: &[u32], kt: &mut [u32]) {
+    let m = tw.m;
+    for (x, &ki) in kt.iter_mut().zip(k) {
+        *x = m.set(ki as i32);
+    }
+    tw.ntt(kt);
+}
+
+/// The residues of the product whose NTT operands are `kt` and `src` (modulo the prime of
+/// `tw`) into `out`: the pointwise product, then the inverse NTT.
+fn product<M: SolverMul>(tw: &Twiddles<'_, M>, kt: &[u32], src: &[u32], out: &mut [u32]) {
+    let m = tw.m;
+    for ((x, &a), &b) in out.iter_mut().zip(kt).zip(src) {
+        *x = m.mul(a, b);
+    }
+    tw.intt(out);
 }
 
 #[cfg(test)]
