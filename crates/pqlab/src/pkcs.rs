@@ -396,6 +396,55 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// The reproducers of the decoders' fuzz findings (`fuzz/artifacts-known/`, fuzz/README.md)
+    /// hold the fuzz targets' oracles now: an SPKI or PKCS#8 document whose algorithm OID is not
+    /// in canonical DER (an arc over 32 bits that `const-oid` wraps onto ML-DSA-44's OID, an arc
+    /// with a leading 0x80 octet) is refused for every algorithm, and whatever decodes
+    /// re-encodes to a document of the same key.
+    #[test]
+    fn known_fuzz_findings_are_refused() {
+        const ALGS: [&str; 8] = [
+            "ml-dsa-44",
+            "ml-dsa-65",
+            "ml-dsa-87",
+            "ml-kem-512",
+            "ml-kem-768",
+            "ml-kem-1024",
+            "falcon-512",
+            "falcon-1024",
+        ];
+        let known = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/artifacts-known");
+        let files = |target: &str| -> Vec<Vec<u8>> {
+            let mut v: Vec<_> = std::fs::read_dir(known.join(target))
+                .unwrap()
+                .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+                .collect();
+            v.sort();
+            v
+        };
+        let spki = files("pkcs_spki");
+        assert_eq!(spki.len(), 2);
+        for der in &spki {
+            assert_eq!(document_oid(der, false), None);
+            for alg in ALGS {
+                assert!(decode_public(alg, der).is_err(), "{alg} accepted a finding");
+            }
+        }
+        // The PKCS#8 target's first byte picks its decoder (0: this module's).
+        let pkcs8 = files("pkcs_pkcs8");
+        assert_eq!(pkcs8.len(), 1);
+        for data in &pkcs8 {
+            let der = &data[1..];
+            assert_eq!(document_oid(der, true), None);
+            for alg in ALGS {
+                assert!(
+                    decode_private(alg, der).is_err(),
+                    "{alg} accepted a finding"
+                );
+            }
+        }
+    }
+
     /// The Wycheproof folder, or `None` (with a message) when the vectors are absent outside CI.
     fn wycheproof_dir() -> Option<PathBuf> {
         let base = std::env::var_os("PQLAB_VECTORS").map_or_else(
