@@ -402,7 +402,12 @@ mod tests {
     /// 0x80 octet) is refused for every algorithm the CLI names ([`OID_NAMES`]).
     #[test]
     fn known_fuzz_findings_are_refused() {
-        let mut algs: Vec<&str> = OID_NAMES.iter().map(|&(_, name)| name).collect();
+        // The names of the table without its HashML-DSA descriptions ("ml-dsa-44 (HashML-...").
+        let mut algs: Vec<&str> = OID_NAMES
+            .iter()
+            .map(|&(_, name)| name)
+            .filter(|name| !name.contains(' '))
+            .collect();
         algs.sort_unstable();
         algs.dedup();
         assert_eq!(algs.len(), 8);
