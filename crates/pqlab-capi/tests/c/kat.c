@@ -7,10 +7,10 @@
  * FIPS 204 files (deterministic and hedged, pure, first 3 records each), Falcon crypto_sign_open
  * of all 100 records of each round-3 KAT file, ML-KEM keypair_derand against Wycheproof's
  * keygen_seed files (first 3 records) and enc_derand / dec against the CCTV unluckysample and
- * strcmp vectors. FALCON_DRBG_FILE (written by tests/c_program.rs from NIST's CTR_DRBG, which
- * needs AES) lists per Falcon KAT record the 48-byte key-generation seed, the 40-byte nonce
- * and the 48-byte sampler seed; with it, keypair_derand and crypto_sign_derand must give the
- * KAT files' pk, sk and sm byte for byte.
+ * strcmp vectors. FALCON_DRBG_FILE (written by tests/suite/c_program.rs from NIST's CTR_DRBG,
+ * which needs AES) lists per Falcon KAT record the 48-byte key-generation seed, the 40-byte
+ * nonce and the 48-byte sampler seed; with it, keypair_derand and crypto_sign_derand must give
+ * the KAT files' pk, sk and sm byte for byte.
  *
  * Prints the counts and exits 0 when every check passed, 1 otherwise, 2 on a usage or file
  * error. */

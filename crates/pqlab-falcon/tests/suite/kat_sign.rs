@@ -4,7 +4,7 @@
 //! draws the 40-byte nonce and the 48-byte seed of the sampler's SHAKE256.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use pqlab_falcon::{ExpandedKey, Signature, SigningKey, VerifyingKey};
 use pqlab_testutil::drbg::NistDrbg;

@@ -4,6 +4,7 @@
 //! again with the peers) stays a binary of its own.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 mod cli;

@@ -5,6 +5,7 @@
 //! counts the process's threads and RSS) stay binaries of their own.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 mod bench;

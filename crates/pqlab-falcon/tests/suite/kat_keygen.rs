@@ -4,7 +4,7 @@
 //! records of each file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use pqlab_testutil::vectors::vectors_dir;
 

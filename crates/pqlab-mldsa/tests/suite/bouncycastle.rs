@@ -15,7 +15,7 @@ const CTX: &[u8] = b"pqlab-ctx";
 
 macro_rules! fixture {
     ($name:literal) => {
-        include_bytes!(concat!("fixtures/bouncycastle/", $name)).as_slice()
+        include_bytes!(concat!("../fixtures/bouncycastle/", $name)).as_slice()
     };
 }
 

@@ -16,7 +16,7 @@ use pqlab_falcon::pkcs8::{
 
 macro_rules! fixture {
     ($name:literal) => {
-        include_bytes!(concat!("fixtures/bouncycastle/", $name)).as_slice()
+        include_bytes!(concat!("../fixtures/bouncycastle/", $name)).as_slice()
     };
 }
 

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[macro_use]
+#[path = "../common/mod.rs"]
 mod common;
 
 mod bouncycastle;

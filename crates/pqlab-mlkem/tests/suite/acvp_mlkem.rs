@@ -3,7 +3,6 @@
 //! `acvp_mlkem/cases.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "acvp_mlkem/cases.rs"]
 mod cases;
 
 #[test]

@@ -11,7 +11,7 @@ use pqlab_mlkem::{Ciphertext, MlKem512};
 
 macro_rules! fixture {
     ($name:literal) => {
-        include_bytes!(concat!("fixtures/bouncycastle/", $name)).as_slice()
+        include_bytes!(concat!("../fixtures/bouncycastle/", $name)).as_slice()
     };
 }
 

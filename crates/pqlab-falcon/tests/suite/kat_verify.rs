@@ -2,7 +2,7 @@
 //! codecs reproduce the key bytes, and malformed signatures are rejected with typed errors.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use pqlab_falcon::{Error, Signature, SigningKey, VerifyingKey};
 use pqlab_testutil::vectors::vectors_dir;

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[macro_use]
+#[path = "../common/mod.rs"]
 mod common;
 
 mod acvp_mlkem;

@@ -9,7 +9,7 @@
 //! release on two cores).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use pqlab_falcon::study::{self, Strategy};
 use pqlab_falcon::{Error, Signature, SigningKey, VerifyingKey};
