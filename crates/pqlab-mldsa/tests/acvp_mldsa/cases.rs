@@ -2,8 +2,7 @@
 //! FIPS204-tr1) and sigVer, from `<vectors>/acvp/`. See the vector folder's README for the
 //! file formats.
 //!
-//! The cases, shared by the `acvp_mldsa` test binary and by `strategies_mldsa` (which runs them
-//! under every reduction strategy of `pqlab_arith::reduce`).
+//! The cases of the `acvp_mldsa` tests, in a file of their own.
 
 use crate::common::{
     Tally, bool_field, by_tc_id, count_cases, ensure, ensure_eq_bytes, groups, hex_field,

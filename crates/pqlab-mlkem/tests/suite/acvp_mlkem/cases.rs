@@ -9,8 +9,7 @@
 //! (`key_gen_encoded`, `encapsulate_encoded`, `decapsulate_encoded`, which under the
 //! `small-memory` feature never decode a key whole).
 //!
-//! The cases, shared by the `acvp_mlkem` test binary and by `strategies_mlkem` (which runs them
-//! under every reduction strategy of `pqlab_arith::reduce`).
+//! The cases of the `acvp_mlkem` tests, in a file of their own.
 
 use std::path::Path;
 
