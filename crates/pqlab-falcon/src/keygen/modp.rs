@@ -39,7 +39,9 @@ pub(crate) struct SmallPrime {
     /// A primitive 2048-th root of unity modulo p.
     pub(crate) g: u32,
     /// g, 1 / g and 1 in Montgomery form (times 2^32 mod p), for the vector tables
-    /// (`super::ntt_x86::tables`: no division or exponentiation per table).
+    /// (`super::ntt_x86::tables`: no division or exponentiation per table); only where those
+    /// are built (no table bytes on other targets).
+    #[cfg(target_arch = "x86_64")]
     pub(crate) roots_mont: [u32; 3],
     /// 1 / (product of the previous primes of the table) mod p (Garner's CRT constant).
     pub(crate) s: u32,
@@ -68,6 +70,7 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
     let mut t = [SmallPrime {
         p: 0,
         g: 0,
+        #[cfg(target_arch = "x86_64")]
         roots_mont: [0; 3],
         s: 0,
         m: Modp {
@@ -96,10 +99,12 @@ const fn make_primes() -> [SmallPrime; NUM_PRIMES] {
             j += 1;
         }
         let s = pow_mod(prod, p - 2, p);
+        #[cfg(target_arch = "x86_64")]
         let ig = pow_mod(g, p - 2, p);
         t[i] = SmallPrime {
             p: p as u32,
             g: g as u32,
+            #[cfg(target_arch = "x86_64")]
             roots_mont: [
                 ((g << 32) % p) as u32,
                 ((ig << 32) % p) as u32,
