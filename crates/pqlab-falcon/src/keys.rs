@@ -294,12 +294,7 @@ impl<const N: usize> SigningKey<N> {
         }
         let fgb = params::fg_bits(N);
         let l1 = fgb * N / 8;
-        let mut sk = SigningKey {
-            f: [0i8; N],
-            g: [0i8; N],
-            F: [0i8; N],
-            G: [0i8; N],
-        };
+        let mut sk = SigningKey::zeroed();
         codec::trim_i8_decode(&bytes[1..1 + l1], fgb, &mut sk.f)?;
         codec::trim_i8_decode(&bytes[1 + l1..1 + 2 * l1], fgb, &mut sk.g)?;
         codec::trim_i8_decode(&bytes[1 + 2 * l1..], params::FG_BIG_BITS, &mut sk.F)?;
@@ -345,6 +340,16 @@ impl<const N: usize> SigningKey<N> {
         Ok(Self::ENCODED_LEN)
     }
 
+    /// All zero: a key to be filled in place (key generation, decoding).
+    pub(crate) const fn zeroed() -> Self {
+        SigningKey {
+            f: [0i8; N],
+            g: [0i8; N],
+            F: [0i8; N],
+            G: [0i8; N],
+        }
+    }
+
     /// Falcon spec v1.2, Algorithm 4 (NTRUGen) seeded as the round-3 reference `nist.c` does:
     /// SHAKE256 over the 48-byte seed is the only randomness. Deterministic: the NIST KAT key
     /// pairs come out of it given the DRBG's first 48 bytes.
@@ -353,7 +358,9 @@ impl<const N: usize> SigningKey<N> {
         let mut sh = pqlab_keccak::Shake256::new();
         sh.absorb(seed);
         let mut rng = sh.finalize();
-        crate::keygen::ntru_gen::<N>(&mut rng)
+        let mut sk = Self::zeroed();
+        crate::keygen::ntru_gen::<N>(&mut rng, &mut sk);
+        sk
     }
 
     /// Generates a key pair from a fresh 48-byte seed drawn with `fill` (which returns false
@@ -362,7 +369,15 @@ impl<const N: usize> SigningKey<N> {
     /// distribution, with the vector unit's eight-lane Keccak (a fifth of Falcon-512's key
     /// generation time was its one-lane stream). The seed is never shown, so nothing needs the
     /// reference's key for it; [`Self::generate_from_seed`] gives that key.
-    pub fn generate_with_rng(mut fill: impl FnMut(&mut [u8]) -> bool) -> Result<Self, Error> {
+    pub fn generate_with_rng(fill: impl FnMut(&mut [u8]) -> bool) -> Result<Self, Error> {
+        let mut sk = Self::zeroed();
+        sk.generate_in_place(fill)?;
+        Ok(sk)
+    }
+
+    /// [`Self::generate_with_rng`] into `self` (filled in place: the caller's key is the only
+    /// copy; the workspace is in a frame of its own).
+    fn generate_in_place(&mut self, mut fill: impl FnMut(&mut [u8]) -> bool) -> Result<(), Error> {
         const { params::check_n(N) };
         let mut seed = [0u8; params::SEED_LEN];
         if !fill(&mut seed) {
@@ -370,13 +385,43 @@ impl<const N: usize> SigningKey<N> {
         }
         let mut streams = crate::keygen::Shake256x8::new(&seed);
         seed.zeroize();
-        Ok(crate::keygen::ntru_gen::<N>(&mut streams))
+        crate::keygen::ntru_gen::<N>(&mut streams, self);
+        Ok(())
     }
 
     /// Generates a key pair with OS randomness.
     #[cfg(feature = "getrandom")]
     pub fn generate() -> Result<Self, Error> {
         Self::generate_with_rng(|b| getrandom::fill(b).is_ok())
+    }
+
+    /// [`Self::generate_with_rng`] written straight into the caller's buffers as the encoded
+    /// secret key (`sk_out`, at least [`Self::ENCODED_LEN`] bytes) and public key (`pk_out`, at
+    /// least [`VerifyingKey::ENCODED_LEN`]), as PQClean's `crypto_sign_keypair` writes them:
+    /// no key is returned by value, so none is copied on the caller's stack (the key exists
+    /// once, in this function's frame, and is wiped when it ends). Returns the two lengths.
+    ///
+    /// # Errors
+    /// [`Error::BufferTooSmall`] if a buffer is too short (checked before any work),
+    /// [`Error::Randomness`] if `fill` fails.
+    pub fn generate_encoded_with_rng(
+        fill: impl FnMut(&mut [u8]) -> bool,
+        sk_out: &mut [u8],
+        pk_out: &mut [u8],
+    ) -> Result<(usize, usize), Error> {
+        check_out(sk_out, Self::ENCODED_LEN)?;
+        check_out(pk_out, VerifyingKey::<N>::ENCODED_LEN)?;
+        let mut sk = Self::zeroed();
+        sk.generate_in_place(fill)?;
+        let sl = sk.encode(sk_out)?;
+        let pl = sk.verifying_key().encode(pk_out)?;
+        Ok((sl, pl))
+    }
+
+    /// [`Self::generate_encoded_with_rng`] with OS randomness.
+    #[cfg(feature = "getrandom")]
+    pub fn generate_encoded(sk_out: &mut [u8], pk_out: &mut [u8]) -> Result<(usize, usize), Error> {
+        Self::generate_encoded_with_rng(|b| getrandom::fill(b).is_ok(), sk_out, pk_out)
     }
 
     /// The public key h = g / f mod q (f is invertible: [`Self::decode`] checked it).

@@ -151,9 +151,9 @@ impl Shake256x8 {
             &inputs[0], &inputs[1], &inputs[2], &inputs[3], &inputs[4], &inputs[5], &inputs[6],
             &inputs[7],
         ];
-        let x = Shake256X::new(pqlab_backend::selected(), &refs);
+        let streams = Shake256x8(Shake256X::new(pqlab_backend::selected(), &refs));
         inputs.zeroize();
-        Shake256x8(x)
+        streams
     }
 }
 

@@ -40,29 +40,32 @@ const BNORM_MAX: Fpr = Fpr::from_bits(0x40D0_6D9A_5FD8_ADAC);
 const BNORM_MAX_LOW: Fpr = Fpr::from_bits((16822.4121f64 * (1.0 - 1.0 / 1_048_576.0)).to_bits());
 const BNORM_MAX_HIGH: Fpr = Fpr::from_bits((16822.4121f64 * (1.0 + 1.0 / 1_048_576.0)).to_bits());
 
-/// Falcon spec, Algorithm 5: NTRUGen: f, g from the keygen SHAKE256 stream(s) of `rng`, then (F, G) by
-/// NTRUSolve; the solver's NTTs under Montgomery reduction (by type: [`Mont32`]).
-pub(crate) fn ntru_gen<const N: usize>(rng: &mut dyn SampleSource) -> SigningKey<N> {
-    ntru_gen_with::<N, Mont32>(rng)
+/// Falcon spec, Algorithm 5: NTRUGen: f, g from the keygen SHAKE256 stream(s) of `rng`, then
+/// (F, G) by NTRUSolve, into `sk`; the solver's NTTs under Montgomery reduction (by type:
+/// [`Mont32`]).
+pub(crate) fn ntru_gen<const N: usize>(rng: &mut dyn SampleSource, sk: &mut SigningKey<N>) {
+    ntru_gen_into::<N, Mont32>(rng, sk)
 }
 
-/// [`ntru_gen`] with the solver's NTTs under the reduction `M` (production: [`Mont32`]; the
-/// reduction study instantiates the others).
+/// [`ntru_gen`] with the solver's NTTs under the reduction `M` (the reduction study
+/// instantiates the others), returning the key.
+#[cfg(feature = "reduction-study")]
 pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
     rng: &mut dyn SampleSource,
 ) -> SigningKey<N> {
-    // Built here and filled in place (returned without a second copy on the stack).
-    let mut sk = SigningKey {
-        f: [0i8; N],
-        g: [0i8; N],
-        F: [0i8; N],
-        G: [0i8; N],
-    };
+    let mut sk = SigningKey::zeroed();
+    ntru_gen_into::<N, M>(rng, &mut sk);
+    sk
+}
+
+/// [`ntru_gen`] under the reduction `M`, with the workspace in a frame of its own: the
+/// callers' frames (the key, the random streams) do not also hold its 13 N words.
+#[inline(never)]
+fn ntru_gen_into<const N: usize, M: SolverMul>(rng: &mut dyn SampleSource, sk: &mut SigningKey<N>) {
     let mut ws = solve::Workspace::<N>::new();
     let (words, fp) = ws.parts();
-    ntru_gen_in::<N, M>(rng, &mut sk, words, fp);
+    ntru_gen_in::<N, M>(rng, sk, words, fp);
     ws.clear();
-    sk
 }
 
 /// Falcon spec, Algorithm 5: NTRUGen, into `sk`, in the caller's workspace: `words` integer
@@ -246,12 +249,7 @@ mod tests {
                 let mut sh = pqlab_keccak::Shake256::new();
                 sh.absorb(&seed);
                 let mut rng = sh.finalize();
-                let mut sk = crate::keys::SigningKey::<N> {
-                    f: [0; N],
-                    g: [0; N],
-                    F: [0; N],
-                    G: [0; N],
-                };
+                let mut sk = crate::keys::SigningKey::<N>::zeroed();
                 super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut sk, &mut small, &mut fp);
                 let want = crate::keys::SigningKey::<N>::generate_from_seed(&seed);
                 assert!(

@@ -14,4 +14,5 @@ mod interop;
 mod kat_keygen;
 mod kat_sign;
 mod kat_verify;
+mod keygen_encoded;
 mod strategies_falcon;

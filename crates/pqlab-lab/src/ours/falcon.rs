@@ -43,18 +43,15 @@ impl<const N: usize> Falcon<N> {
 pub const EXPANDED_VARIANT: &str = "expanded key";
 
 impl<const N: usize> Falcon<N> {
-    /// A key pair from `pqlab-falcon`'s key generation.
+    /// A key pair from `pqlab-falcon`'s key generation, written straight into the key pair's
+    /// buffers as PQClean's crypto_sign_keypair writes them (no key returned by value and
+    /// copied on the stack, no encodings on the stack).
     fn generate(out: &mut KeyPair) -> Result<(), LabError> {
-        let sk = SigningKey::<N>::generate().map_err(lib_err)?;
-        // Encoded straight into the key pair's buffers (no 4 KB of encodings on the stack).
         out.secret.resize(SigningKey::<N>::ENCODED_LEN, 0);
-        let sl = sk.encode(&mut out.secret).map_err(lib_err)?;
-        out.secret.truncate(sl);
         out.public.resize(VerifyingKey::<N>::ENCODED_LEN, 0);
-        let pl = sk
-            .verifying_key()
-            .encode(&mut out.public)
-            .map_err(lib_err)?;
+        let (sl, pl) =
+            SigningKey::<N>::generate_encoded(&mut out.secret, &mut out.public).map_err(lib_err)?;
+        out.secret.truncate(sl);
         out.public.truncate(pl);
         Ok(())
     }
