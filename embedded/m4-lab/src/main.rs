@@ -23,12 +23,17 @@
 //! ML-DSA's signing calls add `sig=`, a 64-bit digest of the signature made
 //! ([`meter::digest`]), and pqlab's `loops=`, the iterations of the rejection loop (PQClean
 //! does not count them: the host takes them from pqlab's call of the same index, which made
-//! the same signature).
+//! the same signature). Key generation calls add `pk=`, the digest of the encoded public key
+//! made.
 //!
 //! A call that runs out of stack ends the run with `fault overflow=1 ...` after its `start`
 //! line; the host then reports that operation as not fitting and goes on with the next one.
 //!
-//! Inputs: keygen takes its seed from a splitmix64 generator seeded per (operation, call);
+//! Inputs: keygen takes its seed from a splitmix64 generator seeded per (operation, call) (in
+//! PQClean's image, `randombytes` continues that generator, so its crypto_*_keypair draws the
+//! same seed: Falcon's 48 bytes, ML-DSA's xi, ML-KEM's d and z; both implementations then make
+//! the same key pair, Falcon from the same rejected (f, g), and the host checks the `pk=`
+//! digests call by call);
 //! sign signs a fresh 32-byte message from that generator under one of the build-time key pairs
 //! (`build.rs`, made by pqlab on the host), call i under key pair i mod 4; every signing
 //! operation of every image draws from the generator of `sign`, so that call i signs the same
@@ -113,6 +118,9 @@ pub extern "C" fn main() -> ! {
                     }
                     if let Some(d) = m.sig {
                         let _ = write!(out, " sig={d:016x}");
+                    }
+                    if let Some(d) = m.pk {
+                        let _ = write!(out, " pk={d:016x}");
                     }
                     let _ = writeln!(out);
                 }

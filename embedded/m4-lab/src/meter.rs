@@ -49,8 +49,8 @@ fn count() -> u32 {
     c
 }
 
-/// One measurement: instructions and peak stack of a call, and for ML-DSA signing what the
-/// call signed (set by the scheme after the measured call).
+/// One measurement: instructions and peak stack of a call, and for ML-DSA signing and every key
+/// generation what the call made (set by the scheme after the measured call).
 #[derive(Clone, Copy)]
 pub struct Measured {
     /// Instructions executed by the call (the reads' own cost subtracted).
@@ -62,6 +62,9 @@ pub struct Measured {
     /// The [`digest`] of the signature made (ML-DSA signing), for the host to check that the
     /// implementations made the same signatures.
     pub sig: Option<u64>,
+    /// The [`digest`] of the encoded public key made (key generation), for the host to check
+    /// that the implementations made the same key pair from the same seed.
+    pub pk: Option<u64>,
 }
 
 impl Measured {
@@ -77,15 +80,21 @@ impl Measured {
             ..self
         }
     }
+
+    /// The measurement with the encoded public key made (its [`digest`]).
+    #[cfg_attr(any(feature = "baseline", feature = "reductions"), allow(dead_code))]
+    pub fn made_key(self, pk: &[u8]) -> Measured {
+        Measured {
+            pk: Some(digest(pk)),
+            ..self
+        }
+    }
 }
 
-/// FNV-1a, 64 bits: a digest of a signature for comparing implementations (not cryptographic:
-/// it tells apart the outputs of two honest implementations, nothing more). Outside the
-/// measured call.
-#[cfg_attr(
-    not(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87")),
-    allow(dead_code)
-)]
+/// FNV-1a, 64 bits: a digest of a signature or public key for comparing implementations (not
+/// cryptographic: it tells apart the outputs of two honest implementations, nothing more).
+/// Outside the measured call.
+#[cfg_attr(any(feature = "baseline", feature = "reductions"), allow(dead_code))]
 pub fn digest(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
@@ -116,6 +125,7 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (Measured, R) {
         stack: crate::rt::used(top),
         loops: None,
         sig: None,
+        pk: None,
     };
     (m, r)
 }
@@ -154,6 +164,7 @@ pub fn calibrate() -> [(u32, u64, u64); 3] {
 /// splitmix64 (Steele, Lea and Flood, 2014): the deterministic generator of the inputs, seeded
 /// per call; not a cryptographic generator (the lab measures, it protects nothing).
 #[cfg_attr(feature = "baseline", allow(dead_code))]
+#[derive(Clone)]
 pub struct Rng(u64);
 
 #[cfg_attr(feature = "baseline", allow(dead_code))]

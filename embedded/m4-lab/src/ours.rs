@@ -65,8 +65,13 @@ trait Signatures {
     fn seed(rng: &mut Rng) -> Self::Seed;
     /// Draws the randomness of a signing call.
     fn rnd(rng: &mut Rng) -> Self::Rnd;
-    /// Key generation (its output: the key pair, encoded or not).
-    fn keygen(seed: &Self::Seed) -> impl Sized;
+    /// What key generation returns: the key pair, encoded or not.
+    type Pair;
+    /// Key generation.
+    fn keygen(seed: &Self::Seed) -> Self::Pair;
+    /// Runs `f` on the encoded public key that key generation made (`seed` and `pair` as the
+    /// measured call left them; outside the measured call).
+    fn with_public_key<R>(seed: &Self::Seed, pair: &Self::Pair, f: impl FnOnce(&[u8]) -> R) -> R;
     /// Signs with fixture `f`'s encoded secret key, as PQClean's crypto_sign_signature.
     fn sign(f: usize, msg: &[u8], rnd: &Self::Rnd) -> Option<Self::Signature>;
     /// Runs `body` with fixture `f`'s secret key decoded and expanded (built in place in this
@@ -89,8 +94,8 @@ const SIG_OPS: &[&str] = &["keygen", "sign", "sign-expanded", "verify"];
 #[inline(never)]
 fn keygen<S: Signatures>(rng: &mut Rng) -> Result<Measured, &'static str> {
     let seed = S::seed(rng);
-    let (m, _pair) = measure(|| S::keygen(&seed));
-    Ok(m)
+    let (m, pair) = measure(|| S::keygen(&seed));
+    Ok(S::with_public_key(&seed, &pair, |pk| m.made_key(pk)))
 }
 
 /// `m` if the signature made verifies.
@@ -201,16 +206,31 @@ mod alg {
         }
 
         #[cfg(not(feature = "small-memory"))]
-        fn keygen(io: &KeygenIo) -> impl Sized {
+        type Pair = (<P as ParameterSet>::PkBytes, SigningKey<P>);
+        #[cfg(feature = "small-memory")]
+        type Pair = bool;
+
+        #[cfg(not(feature = "small-memory"))]
+        fn keygen(io: &KeygenIo) -> Self::Pair {
             SigningKey::<P>::encoded_pair_from_seed(&io.xi)
         }
 
         /// As PQClean's crypto_sign_keypair: the encoded keys written in place, into the
         /// buffers of `io` (in the caller's frame, above the painted window).
         #[cfg(feature = "small-memory")]
-        fn keygen(io: &KeygenIo) -> impl Sized {
+        fn keygen(io: &KeygenIo) -> bool {
             let (mut pk, mut sk) = (io.pk.borrow_mut(), io.sk.borrow_mut());
             pqlab_mldsa::key_gen_encoded::<P>(&io.xi, pk.as_mut(), sk.as_mut()).is_ok()
+        }
+
+        #[cfg(not(feature = "small-memory"))]
+        fn with_public_key<R>(_: &KeygenIo, (pk, _): &Self::Pair, f: impl FnOnce(&[u8]) -> R) -> R {
+            f(pk.as_ref())
+        }
+
+        #[cfg(feature = "small-memory")]
+        fn with_public_key<R>(io: &KeygenIo, _: &bool, f: impl FnOnce(&[u8]) -> R) -> R {
+            f(io.pk.borrow().as_ref())
         }
 
         /// On the encoded key into the signature's bytes, as PQClean's crypto_sign_signature
@@ -322,8 +342,22 @@ mod alg {
             (rng.bytes(), rng.bytes())
         }
 
-        fn keygen(seed: &[u8; SEED_LEN]) -> impl Sized {
+        type Pair = SigningKey<N>;
+
+        fn keygen(seed: &[u8; SEED_LEN]) -> SigningKey<N> {
             SigningKey::<N>::generate_from_seed(seed)
+        }
+
+        fn with_public_key<R>(
+            _: &[u8; SEED_LEN],
+            sk: &SigningKey<N>,
+            f: impl FnOnce(&[u8]) -> R,
+        ) -> R {
+            let mut pk = [0u8; VerifyingKey::<N>::ENCODED_LEN];
+            // The buffer has the encoding's length, so encode cannot fail; an empty key if
+            // it did (a digest that matches no other implementation's).
+            let len = sk.verifying_key().encode(&mut pk).unwrap_or(0);
+            f(&pk[..len])
         }
 
         fn sign(f: usize, msg: &[u8], (nonce, seed): &Self::Rnd) -> Option<Signature<N>> {
@@ -402,7 +436,7 @@ mod alg {
         if !ok || dk[(DK_LEN - 96) / 2..][..EK_LEN] != ek[..] || !round_trip {
             return Err("the key pair made does not encapsulate and decapsulate");
         }
-        Ok(m)
+        Ok(m.made_key(&ek))
     }
 
     /// Encapsulation's known answer: the fixture's message under the fixture's key gives the

@@ -4,7 +4,9 @@
 //! instructions per random byte, as it would reading a hardware generator), except in ML-DSA's
 //! signing calls, where it gives zeros: rnd = 0, FIPS 204's deterministic variant, as pqlab's
 //! image signs (the same messages under the same keys: the same signatures, which the host
-//! checks, and the same rejection-loop iterations). The fixtures are
+//! checks, and the same rejection-loop iterations), and in key generation, where it continues
+//! the per-call generator itself, so that the key pair is made from the seed pqlab's image
+//! draws for the same call (the same key pair, which the host checks). The fixtures are
 //! pqlab's (the encodings are the standards' and PQClean's), so each verify and decaps call is
 //! also a cross-check of the two implementations.
 
@@ -50,6 +52,19 @@ fn refill(rng: &mut Rng) {
     }
 }
 
+/// `randombytes` continues `rng`, the per-call generator, from where it stands (key generation):
+/// crypto_*_keypair's first `randombytes` (Falcon's 48-byte seed, ML-DSA's xi, ML-KEM's d || z)
+/// then gives the bytes pqlab's image draws from the same generator for its seed, so that both
+/// implementations make the same key pair from the same seed (Falcon from the same rejected
+/// (f, g): the same work).
+fn continue_from(rng: &Rng) {
+    // SAFETY: single-threaded firmware; no reference to STREAM or ZEROS outlives this statement.
+    unsafe {
+        STREAM = rng.clone();
+        ZEROS = false;
+    }
+}
+
 /// `randombytes` gives zeros until the next [`refill`].
 #[cfg(any(feature = "ml-dsa-44", feature = "ml-dsa-65", feature = "ml-dsa-87"))]
 fn zeros() {
@@ -82,7 +97,7 @@ extern "C" fn PQCRYPTO_RUST_randombytes(buf: *mut u8, n: usize) -> i32 {
 )))]
 mod ops {
     use super::fixtures::{MSG, PK, PK_LEN, SIG, SIG_LEN, SK, SK_LEN};
-    use super::{Measured, Rng, ffi, measure, refill};
+    use super::{Measured, Rng, continue_from, ffi, measure, refill};
 
     /// The length of fixture `f`'s signature (Falcon's vary).
     fn sig_len(f: usize) -> usize {
@@ -137,7 +152,7 @@ mod ops {
     fn keygen(rng: &mut Rng) -> Result<Measured, &'static str> {
         let mut pk = [0u8; PK_LEN];
         let mut sk = [0u8; SK_LEN];
-        refill(rng);
+        continue_from(rng);
         // SAFETY: buffers of the API's sizes.
         let (m, rc) = measure(|| unsafe { ffi::keypair(pk.as_mut_ptr(), sk.as_mut_ptr()) });
         if rc != 0 {
@@ -156,7 +171,7 @@ mod ops {
                 return Err("the key pair made does not sign and verify");
             }
         }
-        Ok(m)
+        Ok(m.made_key(&pk))
     }
 
     /// Signs a fresh message (the same as pqlab's image's call of this index) under fixture
@@ -209,17 +224,17 @@ mod ops {
 ))]
 mod ops {
     use super::fixtures::{CT, CT_LEN, DK, DK_LEN, EK, EK_LEN, SS};
-    use super::{Measured, Rng, ffi, measure, refill};
+    use super::{Measured, Rng, continue_from, ffi, measure, refill};
 
     #[inline(never)]
     fn keygen(rng: &mut Rng) -> Result<Measured, &'static str> {
         let mut ek = [0u8; EK_LEN];
         let mut dk = [0u8; DK_LEN];
-        refill(rng);
+        continue_from(rng);
         // SAFETY: buffers of the API's sizes.
         let (m, rc) = measure(|| unsafe { ffi::keypair(ek.as_mut_ptr(), dk.as_mut_ptr()) });
         if rc == 0 {
-            Ok(m)
+            Ok(m.made_key(&ek))
         } else {
             Err("keypair failed")
         }

@@ -142,8 +142,8 @@ pub struct M4Report {
 /// A known-answer check made on the M4: each verify call checks one of pqlab's fixture
 /// signatures (made on the host), each decaps call recovers a fixture's shared secret from
 /// pqlab's ciphertext; for PQClean these check the two implementations against each other.
-/// For ML-DSA `sign` (PQClean's rows): its deterministic signatures were identical to pqlab's
-/// ([`signing`]).
+/// For ML-DSA `sign` (PQClean's rows): its deterministic signatures were identical to pqlab's;
+/// for `keygen` (PQClean's rows): its key pairs, made from the same seeds, were ([`signing`]).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CrossCheck {
     /// Implementation that ran the check.
@@ -151,7 +151,7 @@ pub struct CrossCheck {
     pub implementation: String,
     /// Algorithm.
     pub alg: String,
-    /// `verify`, `decaps` or `sign`.
+    /// `verify`, `decaps`, `sign` or `keygen` (the last two: outputs identical to pqlab's).
     pub op: Op,
     /// Calls, each checking one fixture.
     pub checked: usize,
@@ -445,8 +445,8 @@ pub fn run(config: &Config, progress: Progress<'_>) -> Result<M4Report, LabError
         });
     }
     let big = measure_overflows(&dir, build, &jobs, &parsed, calls, &mut notes, progress);
-    // ML-DSA's signatures compared across the images (the same work: a difference ends the
-    // comparison), and the loop counts of every signing run.
+    // ML-DSA's signatures and every key pair compared across the images (the same work: a
+    // difference ends the comparison), and the loop counts of every signing run.
     let measured: Vec<(Image, Option<&parse::OpRun>)> = jobs
         .iter()
         .zip(&parsed)

@@ -31,8 +31,8 @@ pub struct OpRun {
     /// Per call (in the order of `calls`), the rejection-loop iterations the firmware counted
     /// (`loops=`: pqlab's ML-DSA signing).
     pub loops: Vec<Option<u32>>,
-    /// Per call, the digest of the signature made (`sig=`: ML-DSA signing, both
-    /// implementations).
+    /// Per call, the digest of what the call made: the signature (`sig=`: ML-DSA signing, both
+    /// implementations) or the encoded public key (`pk=`: key generation).
     pub sigs: Vec<Option<u64>>,
     /// Errors the firmware reported (a failed check of an output).
     pub errors: Vec<String>,
@@ -121,8 +121,12 @@ pub fn parse(text: &str) -> Result<ImageRun, LabError> {
                         cur.calls
                             .push((number(line, "instructions")?, number(line, "stack")?));
                         cur.loops.push(optional(line, "loops", |v| v.parse().ok())?);
-                        cur.sigs
-                            .push(optional(line, "sig", |v| u64::from_str_radix(v, 16).ok())?);
+                        let hex = |v: &str| u64::from_str_radix(v, 16).ok();
+                        let made = match optional(line, "sig", hex)? {
+                            Some(d) => Some(d),
+                            None => optional(line, "pk", hex)?,
+                        };
+                        cur.sigs.push(made);
                     }
                     "error" => cur.errors.push(line.to_string()),
                     _ => {
@@ -156,7 +160,7 @@ m4-lab impl=pqclean alg=ml-dsa-44 ops=keygen,sign,verify calls=2
 calibration loops=1000 expected=2000 measured=2010
 calibration loops=100000 expected=200000 measured=200010
 start op=keygen available=126280
-call op=keygen i=0 instructions=2447772 stack=38464
+call op=keygen i=0 instructions=2447772 stack=38464 pk=00000000000000ff
 call op=keygen i=1 instructions=2484675 stack=38464
 end op=keygen
 start op=sign available=126280
@@ -184,6 +188,7 @@ fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
         assert_eq!(r.results[0].available, 126_280);
         assert!(r.results[0].fault.is_none());
         assert_eq!(r.results[0].loops, [None, None]);
+        assert_eq!(r.results[0].sigs, [Some(0xff), None]);
         let sign = &r.results[1];
         assert_eq!(sign.loops, [None, Some(1)]);
         assert_eq!(
@@ -204,6 +209,9 @@ fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
         assert!(parse(bad).is_err());
         let bad = "m4-lab impl=pqlab alg=x ops=sign\nstart op=sign available=1\n\
                    call op=sign i=0 instructions=12 stack=4 sig=xyz\n";
+        assert!(parse(bad).is_err());
+        let bad = "m4-lab impl=pqlab alg=x ops=keygen\nstart op=keygen available=1\n\
+                   call op=keygen i=0 instructions=12 stack=4 pk=0x12\n";
         assert!(parse(bad).is_err());
         let done = "m4-lab impl=baseline alg=none ops= calls=1\ndone failures=0\n";
         let r = parse(done).unwrap();

@@ -221,6 +221,7 @@ fn cross_check_text(m: &M4Report, out: &mut String) {
         let what = match c.op {
             Op::Decaps => "of pqlab's fixture ciphertexts decapsulated to the known shared secret",
             Op::Sign => "deterministic signatures identical to pqlab's",
+            Op::Keygen => "key pairs identical to pqlab's (the same seeds)",
             _ => "of pqlab's fixture signatures accepted",
         };
         let _ = writeln!(
