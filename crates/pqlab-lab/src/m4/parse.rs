@@ -33,7 +33,7 @@ pub struct OpRun {
     pub loops: Vec<Option<u32>>,
     /// Per call, the digest of what the call made: the signature (`sig=`: ML-DSA signing, both
     /// implementations) or the encoded public key (`pk=`: key generation).
-    pub sigs: Vec<Option<u64>>,
+    pub made: Vec<Option<u64>>,
     /// Errors the firmware reported (a failed check of an output).
     pub errors: Vec<String>,
     /// The fault that ended the run during this operation, if any.
@@ -126,7 +126,7 @@ pub fn parse(text: &str) -> Result<ImageRun, LabError> {
                             Some(d) => Some(d),
                             None => optional(line, "pk", hex)?,
                         };
-                        cur.sigs.push(made);
+                        cur.made.push(made);
                     }
                     "error" => cur.errors.push(line.to_string()),
                     _ => {
@@ -188,11 +188,11 @@ fault overflow=1 window=125000 psp=0x1fffc520 cfsr=0x9200 bfar=0x1fffc574
         assert_eq!(r.results[0].available, 126_280);
         assert!(r.results[0].fault.is_none());
         assert_eq!(r.results[0].loops, [None, None]);
-        assert_eq!(r.results[0].sigs, [Some(0xff), None]);
+        assert_eq!(r.results[0].made, [Some(0xff), None]);
         let sign = &r.results[1];
         assert_eq!(sign.loops, [None, Some(1)]);
         assert_eq!(
-            sign.sigs,
+            sign.made,
             [Some(0xe90f_7389_1d09_a515), Some(0x8d27_f773_3387_2e99)]
         );
         assert_eq!(sign.errors.len(), 1);

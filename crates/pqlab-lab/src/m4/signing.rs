@@ -34,10 +34,10 @@ pub struct Signed {
 /// A signing or key generation run that reported a digest for every call, with its operation.
 fn digests(run: &OpRun) -> Option<(Op, Vec<u64>)> {
     let (op, _) = lab_op(&run.op)?;
-    if !matches!(op, Op::Sign | Op::Keygen) || run.sigs.is_empty() {
+    if !matches!(op, Op::Sign | Op::Keygen) || run.made.is_empty() {
         return None;
     }
-    Some((op, run.sigs.iter().copied().collect::<Option<_>>()?))
+    Some((op, run.made.iter().copied().collect::<Option<_>>()?))
 }
 
 /// Checks that the signing runs (`runs`: each job's image and measured run, if any) made the
@@ -81,9 +81,9 @@ pub fn check(runs: &[(Image, Option<&OpRun>)]) -> Result<Signed, LabError> {
         // Call i's loop count, from the runs that counted it (which must agree).
         let calls = group.iter().map(|(_, d)| d.len()).max().unwrap_or(0);
         let mut counts: Vec<Option<u32>> = vec![None; calls];
-        for &(k, sigs) in &group {
+        for &(k, outs) in &group {
             let run = runs[k].1.map_or(&[][..], |r| &r.loops[..]);
-            for (i, d) in sigs.iter().enumerate() {
+            for (i, d) in outs.iter().enumerate() {
                 if let Some(&want) = reference.get(i).filter(|&&w| w != *d) {
                     let (a, b) = (label(runs[k].0), label(runs[first].0));
                     return Err(LabError::Implementation(if op == Op::Keygen {
@@ -114,8 +114,8 @@ pub fn check(runs: &[(Image, Option<&OpRun>)]) -> Result<Signed, LabError> {
                 }
             }
         }
-        for &(k, sigs) in &group {
-            out.loops[k] = counts[..sigs.len()].iter().copied().collect();
+        for &(k, outs) in &group {
+            out.loops[k] = counts[..outs.len()].iter().copied().collect();
             let image = runs[k].0;
             if image.implementation != runs[first].0.implementation
                 && !out
@@ -127,7 +127,7 @@ pub fn check(runs: &[(Image, Option<&OpRun>)]) -> Result<Signed, LabError> {
                     implementation: image.implementation.to_string(),
                     alg: alg.to_string(),
                     op,
-                    checked: sigs.len().min(reference.len()),
+                    checked: outs.len().min(reference.len()),
                     passed: true,
                 });
             }
@@ -145,7 +145,7 @@ mod tests {
             op: op.into(),
             calls: sigs.iter().map(|_| (1000, 10)).collect(),
             loops: loops.to_vec(),
-            sigs: sigs.iter().map(|&s| Some(s)).collect(),
+            made: sigs.iter().map(|&s| Some(s)).collect(),
             ..OpRun::default()
         }
     }
@@ -228,7 +228,7 @@ mod tests {
             op: "sign".into(),
             calls: vec![(5, 5)],
             loops: vec![None],
-            sigs: vec![None],
+            made: vec![None],
             ..OpRun::default()
         };
         let s = check(&[(image("pqclean", ""), Some(&falcon))]).unwrap();
