@@ -413,8 +413,16 @@ impl<const N: usize> SigningKey<N> {
         check_out(pk_out, VerifyingKey::<N>::ENCODED_LEN)?;
         let mut sk = Self::zeroed();
         sk.generate_in_place(fill)?;
-        let sl = sk.encode(sk_out)?;
-        let pl = sk.verifying_key().encode(pk_out)?;
+        sk.encode_pair(sk_out, pk_out)
+    }
+
+    /// The encodings of the key and of its public key into `sk_out` and `pk_out`. Out of line,
+    /// so that its temporaries (the NTTs of h) are not part of the frame that stays on the
+    /// stack during key generation.
+    #[inline(never)]
+    fn encode_pair(&self, sk_out: &mut [u8], pk_out: &mut [u8]) -> Result<(usize, usize), Error> {
+        let sl = self.encode(sk_out)?;
+        let pl = self.verifying_key().encode(pk_out)?;
         Ok((sl, pl))
     }
 

@@ -59,24 +59,22 @@ pub(crate) fn ntru_gen_with<const N: usize, M: SolverMul>(
 }
 
 /// [`ntru_gen`] under the reduction `M`, with the workspace in a frame of its own: the
-/// callers' frames (the key, the random streams) do not also hold its 13 N words.
+/// callers' frames (the key, the random streams) do not also hold its 8 N words.
 #[inline(never)]
 fn ntru_gen_into<const N: usize, M: SolverMul>(rng: &mut dyn SampleSource, sk: &mut SigningKey<N>) {
     let mut ws = solve::Workspace::<N>::new();
-    let (words, fp) = ws.parts();
-    ntru_gen_in::<N, M>(rng, sk, words, fp);
+    ntru_gen_in::<N, M>(rng, sk, ws.words());
     ws.clear();
 }
 
-/// Falcon spec, Algorithm 5: NTRUGen, into `sk`, in the caller's workspace: `words` integer
-/// words (the solver's, [`solve::WORDS_PER_N`] N in production) and `fp` 2 N floating-point
-/// values, left dirty (the caller wipes them).
+/// Falcon spec, Algorithm 5: NTRUGen, into `sk`, in the caller's workspace: `words`
+/// ([`solve::WORDS_PER_N`] N in production, 8-byte aligned: the floating-point values are
+/// overlaid on it, [`solve::fpr_area`]), left dirty (the caller wipes it).
 #[allow(non_snake_case)]
 fn ntru_gen_in<const N: usize, M: SolverMul>(
     rng: &mut dyn SampleSource,
     sk: &mut SigningKey<N>,
     words: &mut [u32],
-    fp: &mut [Fpr],
 ) {
     let logn = params::logn(N);
     let lim = 1i8 << (params::fg_bits(N) - 1);
@@ -105,7 +103,7 @@ fn ntru_gen_in<const N: usize, M: SolverMul>(
         if norm >= 16823 {
             continue;
         }
-        if !gram_schmidt_norm_ok::<N>(&sk.f, &sk.g, logn, fp) {
+        if !gram_schmidt_norm_ok::<N>(&sk.f, &sk.g, logn, words) {
             continue;
         }
         // f must be invertible modulo q (h = g / f).
@@ -114,7 +112,7 @@ fn ntru_gen_in<const N: usize, M: SolverMul>(
         }
         // Self time: the FFTs inside count as FFT, not as NTRUSolve.
         let _k = pqlab_profile::enter(pqlab_profile::Kernel::NtruSolve);
-        if solve::solve_ntru::<M>(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, words, fp) {
+        if solve::solve_ntru::<M>(logn, &sk.f, &sk.g, &mut sk.F, &mut sk.G, words) {
             break;
         }
     }
@@ -136,8 +134,8 @@ fn invertible_mod_q<const N: usize>(f: &[i8; N]) -> bool {
 /// reference decides it. First an estimate by Parseval's identity ([`gs_norm_estimate`]);
 /// where it lies within a relative 2^-20 of the bound, the reference's own computation
 /// ([`gs_norm_reference`]) decides (the two differ by rounding only, far less than the
-/// margin: the test `gs_norm_estimate_close_to_reference` measures it). `fp` holds 2 N
-/// values (left dirty: the caller wipes its workspace).
+/// margin: the test `gs_norm_estimate_close_to_reference` measures it). Its 2 N values are
+/// the first 4 N of `words` (8-byte aligned; left dirty: the caller wipes its workspace).
 ///
 /// Timing: the reference's computation runs only for an (f, g) whose norm lies within
 /// 2^-20 of the bound (never seen in the tests' thousands of candidates).
@@ -145,9 +143,12 @@ fn gram_schmidt_norm_ok<const N: usize>(
     f: &[i8; N],
     g: &[i8; N],
     logn: u32,
-    fp: &mut [Fpr],
+    words: &mut [u32],
 ) -> bool {
-    let (rt1, rt2) = fp[..2 * N].split_at_mut(N);
+    let Some(fp) = words.get_mut(..4 * N).and_then(solve::fpr_area) else {
+        return false;
+    };
+    let (rt1, rt2) = fp.split_at_mut(N);
     for i in 0..N {
         rt1[i] = Fpr::of(i64::from(f[i]));
         rt2[i] = Fpr::of(i64::from(g[i]));
@@ -234,23 +235,17 @@ mod tests {
         assert_eq!(vk.verify(b"abc", &out[..len]), Ok(()));
     }
 
-    /// The workspace has room to spare: with N words fewer than production gives, the key
-    /// pairs of 60 seeds are still those of the production workspace (the solver rejects an
-    /// (f, g) whose values outgrow its workspace, which would change the key).
+    /// The workspace has room to spare: with N / 2 words fewer than production gives, the
+    /// key pairs of 60 seeds are still those of the production workspace (the solver rejects
+    /// an (f, g) whose values outgrow its workspace, which would change the key).
     #[test]
     fn workspace_margin() {
         fn check<const N: usize>() {
-            let words = (super::solve::WORDS_PER_N - 1) * N;
-            let mut small = std::vec![0u32; words];
-            let mut fp = std::vec![super::Fpr::ZERO; 2 * N];
+            let words = super::solve::WORDS_PER_N * N - N / 2;
             for i in 0..60u8 {
                 let mut seed = [i; 48];
                 seed[0] = 0xA5;
-                let mut sh = pqlab_keccak::Shake256::new();
-                sh.absorb(&seed);
-                let mut rng = sh.finalize();
-                let mut sk = crate::keys::SigningKey::<N>::zeroed();
-                super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut sk, &mut small, &mut fp);
+                let sk = key_in::<N>(&seed, words);
                 let want = crate::keys::SigningKey::<N>::generate_from_seed(&seed);
                 assert!(
                     sk.f == want.f && sk.F == want.F && sk.G == want.G,
@@ -260,6 +255,18 @@ mod tests {
         }
         check::<512>();
         check::<1024>();
+    }
+
+    /// The key pair of `seed` made in a workspace of `words` words (8-byte aligned).
+    fn key_in<const N: usize>(seed: &[u8], words: usize) -> crate::keys::SigningKey<N> {
+        let mut area = std::vec![0u64; words.div_ceil(2)];
+        let small = &mut bytemuck::cast_slice_mut::<u64, u32>(&mut area)[..words];
+        let mut sh = pqlab_keccak::Shake256::new();
+        sh.absorb(seed);
+        let mut rng = sh.finalize();
+        let mut sk = crate::keys::SigningKey::<N>::zeroed();
+        super::ntru_gen_in::<N, super::Mont32>(&mut rng, &mut sk, small);
+        sk
     }
 
     /// The Parseval estimate of the Gram-Schmidt norm agrees with the reference's computation

@@ -61,7 +61,7 @@ use lift::lift;
 use norm::{deepest, field_norm};
 use pqlab_arith::falcon_solver::SolverMul;
 use reduce::reduce_as_reference;
-use shallow::{depth0, depth1, depth1_store};
+use shallow::{depth0, depth1};
 
 /// The largest integer the solver handles, in 32-bit words (about 10,000 bits; the unreduced
 /// F at depth 9 of Falcon-1024 is about 9,600).
@@ -79,44 +79,45 @@ fn fits(p: &Poly<'_>, words: u32) -> bool {
     p.bitlen() < 31 * words - 1
 }
 
-/// Integer words of the workspace per coefficient of f. The schedule of [`solve_ntru`] needs
-/// at most about 7.8 n words (measured over the KAT seeds and those of `workspace_margin`):
-/// the lift and reduction at depth 2 (7.0 n typically, 7.8 n when the product k f needs a
-/// fourth prime), the recomputation of (f_1, g_1) and the lift at depth 1 (7.0 n), depth 0's
-/// seven polynomials modulo p (7 n), the first field norm (6.5 n); the deep levels stay below
-/// 6.7 n. 9 n leave one n of margin (checked by `workspace_margin`, which runs with 8 n and
-/// must find the same keys: the solver rejects an (f, g) whose values outgrow its area).
-pub(crate) const WORDS_PER_N: usize = 9;
+/// Words of the workspace per coefficient of f: the solver's integers and, overlaid on them
+/// step by step, its floating-point values ([`fpr_area`]), as the reference overlays its `fpr`
+/// arrays on its word buffer. The schedule of [`solve_ntru`] fits in fewer (the steps that find
+/// room for two sets of residues take it, else they go one set at a time with the same
+/// results); the test `workspace_margin` runs with one n fewer and must find the same keys
+/// (the solver rejects an (f, g) whose values outgrow its area, which would change the key).
+pub(crate) const WORDS_PER_N: usize = 8;
 
-/// The key generation's workspace for degree N: the solver's integers ([`WORDS_PER_N`] N
-/// words, one area whose regions are reused from step to step, see [`solve_ntru`]) and 2 N
-/// floating-point values (the Gram-Schmidt norm check and the round-offs of Algorithm 7),
-/// sized at compile time by N; zeroized by the caller after use.
+/// The key generation's workspace for degree N: [`WORDS_PER_N`] N words, 8-byte aligned so
+/// that any even-offset, even-length part of it can hold floating-point values
+/// ([`fpr_area`]); sized at compile time by N, zeroized by the caller after use.
+#[repr(C, align(8))]
 pub(crate) struct Workspace<const N: usize> {
     words: [[u32; N]; WORDS_PER_N],
-    fp: [[Fpr; N]; 2],
 }
 
 impl<const N: usize> Workspace<N> {
     pub(crate) fn new() -> Self {
         Workspace {
             words: [[0; N]; WORDS_PER_N],
-            fp: [[Fpr::ZERO; N]; 2],
         }
     }
 
-    /// The integer words and the floating-point values.
-    pub(crate) fn parts(&mut self) -> (&mut [u32], &mut [Fpr]) {
-        (self.words.as_flattened_mut(), self.fp.as_flattened_mut())
+    /// All the words (the first is 8-byte aligned).
+    pub(crate) fn words(&mut self) -> &mut [u32] {
+        self.words.as_flattened_mut()
     }
 
     pub(crate) fn clear(&mut self) {
         use zeroize::Zeroize;
         self.words.as_flattened_mut().zeroize();
-        for row in self.fp.iter_mut() {
-            row.zeroize();
-        }
     }
+}
+
+/// The words `w` as floating-point values (two words each): None unless `w` starts on an
+/// 8-byte boundary and has an even length, which the callers ensure (even offsets into a
+/// [`Workspace`]).
+pub(crate) fn fpr_area(w: &mut [u32]) -> Option<&mut [Fpr]> {
+    bytemuck::try_cast_slice_mut(w).ok()
 }
 
 /// A polynomial with big-integer coefficients: n coefficients of w words each.
@@ -314,10 +315,12 @@ fn norms_of_fg<M: SolverMul>(
 /// d >= 2 the area holds (f_2, g_2) to (f_d, g_d), then the reduced (F', G') of depth d + 1,
 /// then the unreduced (F, G) of depth d, then the scratch of the step (the lift and the
 /// products k f handle F, then G, with one set of residues at a time); the reduced (F, G) is
-/// re-packed where (f_d, g_d) was, which the next step no longer needs. Depth 1 recomputes
-/// (f_1, g_1) above the (F', G') of depth 2 and leaves its (F, G) at words 0 and n for depth
-/// 0, which then uses 7 n words. `fp` (2 n values) holds the floating-point values of the
-/// round-offs.
+/// re-packed where (f_d, g_d) was, which the next step no longer needs; the floating-point
+/// values that the round-off keeps through its passes (5 n_d / 2 at degree n_d) take the top
+/// of the area, the others the end of the scratch ([`reduce_as_reference`]).
+/// Depth 1 recomputes (f_1, g_1) above the (F', G') of depth 2, lifts, moves its integers
+/// down to word 0 and puts its floating-point values above them ([`depth1`]); it leaves its
+/// (F, G) at words 0 and n for depth 0, which uses 7 n words, floating-point values included.
 #[allow(non_snake_case)]
 pub(crate) fn solve_ntru<M: SolverMul>(
     logn: u32,
@@ -326,9 +329,7 @@ pub(crate) fn solve_ntru<M: SolverMul>(
     F: &mut [i8],
     G: &mut [i8],
     ws: &mut [u32],
-    fp: &mut [Fpr],
 ) -> bool {
-    let n = 1usize << logn;
     // Going down: field norms, stored from word 0 on; (f_1, g_1) replaced by (f_2, g_2) (it
     // is recomputed at depth 1).
     let mut lev = [Place::default(); 11];
@@ -372,8 +373,20 @@ pub(crate) fn solve_ntru<M: SolverMul>(
         let lg = logn - d as u32;
         let here = lev[d];
         debug_assert!(here.end() == cur.off);
+        // The round-off's lasting floating-point values at the top of the area (5 n_d words:
+        // even, so that the scratch below ends 8-byte aligned).
+        let Some(int_words) = ws.len().checked_sub(5 * here.n) else {
+            fail!(false);
+        };
+        if cur.end() > int_words {
+            fail!(false);
+        }
         let lifted = {
-            let (lo, rest) = ws.split_at_mut(cur.end());
+            let (iws, fws) = ws.split_at_mut(int_words);
+            let Some(fp) = fpr_area(fws) else {
+                fail!(false);
+            };
+            let (lo, rest) = iws.split_at_mut(cur.end());
             let (lf, lc) = lo.split_at_mut(cur.off);
             let (fp_, gp_) = Poly::pair(&mut lf[here.off..], here.n, here.w);
             let (Fc, Gc) = Poly::pair(lc, cur.n, cur.w);
@@ -397,20 +410,13 @@ pub(crate) fn solve_ntru<M: SolverMul>(
         cur = compact(ws, lifted, here.off);
     }
     // Depth 1, as the reference: one floating-point round-off; (F, G) left at words 0 and n.
-    // (f_1, g_1) recomputed from (f, g) above (F, G).
+    // (f_1, g_1) recomputed from (f, g) above (F', G').
     let Some(here) = norms_of_fg::<M>(ws, cur.end(), f, g, logn) else {
         fail!(false);
     };
-    {
-        let (lo, rest) = ws.split_at_mut(here.end());
-        let (lc, lf) = lo.split_at_mut(here.off);
-        let (f1, g1) = Poly::pair(lf, here.n, here.w);
-        let (Fc, Gc) = Poly::pair(&mut lc[cur.off..], cur.n, cur.w);
-        if !depth1::<M>(&Fc, &Gc, &f1, &g1, logn - 1, rest, fp) {
-            fail!(false);
-        }
+    if !depth1::<M>(ws, cur, here, logn - 1) {
+        fail!(false);
     }
-    depth1_store(ws, fp, n);
     // Depth 0, as the reference: the round-off modulo the first prime.
-    depth0::<M>(f, g, logn, ws, fp, F, G)
+    depth0::<M>(f, g, logn, ws, F, G)
 }

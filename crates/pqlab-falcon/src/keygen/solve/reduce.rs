@@ -3,7 +3,7 @@
 
 use super::super::modp::{Twiddles, primes_for_words};
 use super::super::zint;
-use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, Poly, words_for};
+use super::{Arena, MAX_BL_LARGE, MAX_BL_SMALL, Poly, fpr_area, words_for};
 use crate::fft::{
     fft, ifft, poly_add, poly_adj_fft, poly_invnorm2_fft, poly_mul_autoadj_fft, poly_mul_fft,
 };
@@ -38,6 +38,11 @@ const BITLENGTH: [(i32, i32); 11] = [
 /// 2^(31 min(FGlen, slen)), as signed values. The reference rejects (f, g) when a scaled
 /// coefficient of k leaves the open range (-(2^31 - 1), 2^31 - 1); so does this function
 /// (returns false).
+///
+/// Memory: `fp` holds the values kept for every pass (FFT(adj f), FFT(adj g) and
+/// 1 / (f adj(f) + g adj(g)): 5 n / 2); each pass computes FFT(F) and FFT(G) in the last 4 n
+/// words of `scratch` (8-byte aligned at its end), which the products then reuse, as the
+/// reference reuses its buffers (at least 5 n words of `scratch`: k and those).
 #[allow(non_snake_case)]
 pub(super) fn reduce_as_reference<M: SolverMul>(
     F: &mut Poly<'_>,
@@ -50,13 +55,11 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     fp: &mut [Fpr],
 ) -> bool {
     let n = f.n;
-    if 9 * n / 2 > fp.len() || n > scratch.len() {
+    if 5 * n / 2 > fp.len() || 5 * n > scratch.len() {
         fail!(false);
     }
     let slen = MAX_BL_SMALL[depth] as i32;
     let llen = MAX_BL_LARGE[depth] as i32;
-    let (rt1, fp) = fp.split_at_mut(n);
-    let (rt2, fp) = fp.split_at_mut(n);
     let (rt3, fp) = fp.split_at_mut(n);
     let (rt4, fp) = fp.split_at_mut(n);
     let rt5 = &mut fp[..n / 2];
@@ -76,15 +79,18 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
     // From depth DEPTH_INT_FG up, the products k f and k g go through NTTs: f and g are
     // transformed once here, for every pass.
     let by_ntt = depth <= DEPTH_INT_FG;
-    let (fg_ntt, scratch) = if by_ntt {
+    // Kept for every pass where the scratch has room for them and for the products
+    // ([`sub_mul_ntt`]); else made again prime by prime at each pass ([`sub_mul_ntt_lean`],
+    // as the reference's `poly_sub_scaled_ntt`), with the same results.
+    let (fg_ntt, scratch) = if by_ntt && room_for_fg_ntt(f, g, logn, scratch.len()) {
         match fg_to_ntt::<M>(f, g, logn, scratch) {
-            Some(x) => x,
+            Some((x, rest)) => (Some(x), rest),
             None => {
                 fail!(false);
             }
         }
     } else {
-        (FgNtt::default(), scratch)
+        (None, scratch)
     };
     // Below DEPTH_INT_FG, f and g as 64-bit limbs for the schoolbook products.
     let cut = if by_ntt {
@@ -114,6 +120,16 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         }
         let rlen = fglen.min(10);
         let scale_big = 31 * (fglen - rlen);
+        // FFT(F) and FFT(G) in the last 4 n words of the scratch (the products' scratch
+        // after k is known).
+        let Some(rt12) = scratch
+            .len()
+            .checked_sub(4 * n)
+            .and_then(|at| fpr_area(&mut scratch[at..]))
+        else {
+            fail!(false);
+        };
+        let (rt1, rt2) = rt12.split_at_mut(n);
         windows_to_fpr(F, scale_big as u32, rlen as usize, rt1);
         windows_to_fpr(G, scale_big as u32, rlen as usize, rt2);
         fft(rt1, logn);
@@ -139,7 +155,13 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
         // Only the low FGlen 31-bit words matter (the next pass wraps to them).
         let wlim = words_for(31 * fglen as u32);
         if by_ntt {
-            if !sub_mul_ntt::<M>(F, G, &fg_ntt, &k[..n], scale_k as u32, wlim, logn, scratch) {
+            let k = &k[..n];
+            let s = scale_k as u32;
+            let done = match &fg_ntt {
+                Some(fg) => sub_mul_ntt::<M>(F, G, fg, k, s, wlim, logn, scratch),
+                None => sub_mul_ntt_lean::<M>(F, G, f, g, k, s, wlim, logn, scratch),
+            };
+            if !done {
                 fail!(false);
             }
         } else {
@@ -325,13 +347,28 @@ const DEPTH_INT_FG: usize = 4;
 /// j n + i), enough primes for the products with a k of 31-bit coefficients: the operands
 /// that [`sub_mul_ntt`] reuses at every pass of a depth. (The twiddle tables are not kept:
 /// [`sub_mul_ntt`] recomputes them, 2 n np words fewer for a few multiplications per point.)
-#[derive(Default)]
 struct FgNtt<'a> {
     f: &'a [u32],
     g: &'a [u32],
     np: usize,
     /// Words of a product coefficient.
     w: usize,
+}
+
+/// The words of a product coefficient and the number of primes for the products k f and
+/// k g with a k of 31-bit coefficients: |(k f)_i| < n 2^31 2^bitlen(f), and the same for g.
+fn product_size(f: &Poly<'_>, g: &Poly<'_>, logn: u32) -> (usize, usize) {
+    let w = words_for(f.bitlen().max(g.bitlen()) + 31 + logn);
+    (w, primes_for_words(w))
+}
+
+/// Whether `words` of scratch hold f and g in NTT form ([`fg_to_ntt`]) and then the lean
+/// schedule of [`sub_mul_ntt`] (one set of residues, the tables, NTT(k), the CRT's words) or
+/// FFT(F) and FFT(G) of [`reduce_as_reference`] (4 n words), whichever is larger.
+fn room_for_fg_ntt(f: &Poly<'_>, g: &Poly<'_>, logn: u32, words: usize) -> bool {
+    let n = f.n;
+    let (w, np) = product_size(f, g, logn);
+    2 * n * np + (n * np + 3 * n + w + zint::crt_tmp_words(n, np)).max(4 * n) <= words
 }
 
 /// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
@@ -344,9 +381,7 @@ fn fg_to_ntt<'s, M: SolverMul>(
     scratch: &'s mut [u32],
 ) -> Option<(FgNtt<'s>, &'s mut [u32])> {
     let n = f.n;
-    // |(k f)_i| < n 2^31 2^bitlen(f), and the same for g.
-    let w = words_for(f.bitlen().max(g.bitlen()) + 31 + logn);
-    let np = primes_for_words(w);
+    let (w, np) = product_size(f, g, logn);
     let mut sa = Arena { buf: scratch };
     let (rf, rg) = (sa.take(n * np)?, sa.take(n * np)?);
     let twb = sa.buf.get_mut(..2 * n)?;
@@ -396,18 +431,8 @@ fn sub_mul_ntt<M: SolverMul>(
     ) else {
         return false;
     };
-    // P -= (the integers of residues r) 2^s, coefficient by coefficient.
-    let mut subtract = |r: &mut [u32], P: &mut Poly<'_>| {
-        zint::crt_batch(r, n, np, crt_tmp, |i, v| {
-            if !zint::copy_resize(prod, v) {
-                return false;
-            }
-            let x = P.c_mut(i);
-            let l = x.len().min(wlim);
-            zint::sub_shifted(&mut x[..l], prod, s);
-            true
-        })
-    };
+    let mut subtract =
+        |r: &mut [u32], P: &mut Poly<'_>| sub_residues(r, np, crt_tmp, prod, P, s, wlim);
     if let Some(r_g) = sa.take(n * np) {
         products_together::<M>(fg, k, logn, kt, twb, r, r_g);
         return subtract(r, F) && subtract(r_g, G);
@@ -426,6 +451,72 @@ fn sub_mul_ntt<M: SolverMul>(
         subtract(r, P)
     };
     one(fg.f, F) && one(fg.g, G)
+}
+
+/// P -= (the integers of the residues `r`, n values modulo `np` primes) 2^s, coefficient by
+/// coefficient, on the low `wlim` words of each (`crt_tmp` and `prod`: the CRT's scratch and
+/// one product coefficient). False if a product does not fit `prod`.
+#[allow(non_snake_case)]
+fn sub_residues(
+    r: &mut [u32],
+    np: usize,
+    crt_tmp: &mut [u32],
+    prod: &mut [u32],
+    P: &mut Poly<'_>,
+    s: u32,
+    wlim: usize,
+) -> bool {
+    zint::crt_batch(r, P.n, np, crt_tmp, |i, v| {
+        if !zint::copy_resize(prod, v) {
+            return false;
+        }
+        let x = P.c_mut(i);
+        let l = x.len().min(wlim);
+        zint::sub_shifted(&mut x[..l], prod, s);
+        true
+    })
+}
+
+/// [`sub_mul_ntt`] without f and g kept in NTT form: for F, then G, prime by prime, the
+/// tables, NTT(k) and the NTT of f (or g) made again, the residues of the product kept, then
+/// rebuilt and subtracted (the reference's `poly_sub_scaled_ntt`). The same integers, in
+/// fewer words: one set of residues and 4 n words. Returns false if `scratch` is too small.
+#[allow(non_snake_case, clippy::too_many_arguments)]
+fn sub_mul_ntt_lean<M: SolverMul>(
+    F: &mut Poly<'_>,
+    G: &mut Poly<'_>,
+    f: &Poly<'_>,
+    g: &Poly<'_>,
+    k: &[u32],
+    s: u32,
+    wlim: usize,
+    logn: u32,
+    scratch: &mut [u32],
+) -> bool {
+    let n = k.len();
+    let (w, np) = product_size(f, g, logn);
+    let mut sa = Arena { buf: scratch };
+    let (Some(r), Some(kt), Some(twb), Some(sx), Some(prod), Some(crt_tmp)) = (
+        sa.take(n * np),
+        sa.take(n),
+        sa.take(2 * n),
+        sa.take(n),
+        sa.take(w),
+        sa.take(zint::crt_tmp_words(n, np)),
+    ) else {
+        return false;
+    };
+    let mut one = |src: &Poly<'_>, P: &mut Poly<'_>| {
+        for j in 0..np {
+            let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+            k_ntt(&tw, k, kt);
+            zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, sx);
+            tw.ntt(sx);
+            product(&tw, kt, sx, &mut r[j * n..(j + 1) * n]);
+        }
+        sub_residues(r, np, crt_tmp, prod, P, s, wlim)
+    };
+    one(f, F) && one(g, G)
 }
 
 /// The residues of k f into `r_f` and of k g into `r_g` (coefficient i of prime j at j n + i,
