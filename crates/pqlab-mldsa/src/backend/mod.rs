@@ -73,11 +73,12 @@ pub(crate) trait Ops {
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
     fn power2round(t: &Coeffs, t1: &mut Coeffs, t0: &mut Coeffs);
 
-    /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)) for
-    /// gamma2 = `gamma2` ((q - 1) / 88 or (q - 1) / 32): w1 = HighBits, w0 = LowBits (centred).
-    /// (The `small-memory` signer takes it coefficient by coefficient in place instead.)
+    /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` for gamma2 = `gamma2`
+    /// ((q - 1) / 88 or (q - 1) / 32), in place: w in (-q, q) on entry (taken mod q into
+    /// [0, q) first, as [`Ops::caddq`]), w0 = LowBits (centred) over it on return, w1 = HighBits
+    /// into `w1`. (The `small-memory` signer takes it coefficient by coefficient instead.)
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs);
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs);
 
     /// FIPS 204, Algorithm 39: MakeHint in the reference form for every coefficient (see
     /// `rounding::make_hint`), as bits: the hint of coefficient i is bit i % 64 of `h[i / 64]`;

@@ -100,12 +100,13 @@ impl Ops for Portable {
         }
     }
 
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
-        for i in 0..256 {
-            (w1[i], w0[i]) = if gamma2 == G88 {
-                decompose::<G88>(w[i])
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
+        for (x, x1) in w.iter_mut().zip(w1.iter_mut()) {
+            let r = arith::caddq(*x);
+            (*x1, *x) = if gamma2 == G88 {
+                decompose::<G88>(r)
             } else {
-                decompose::<G32>(w[i])
+                decompose::<G32>(r)
             };
         }
     }

@@ -141,10 +141,30 @@ fn check<B: Ops>() -> usize {
         B::power2round(&w, &mut a1, &mut a0);
         Portable::power2round(&w, &mut b1, &mut b0);
         assert_eq!((a1, a0), (b1, b0), "{name} power2round, case {case}");
+        // Decompose takes (-q, q): the cases above, and their negatives (q - 1 - w: every
+        // value of [0, q) again once q is added back, -(q - 1) and 0 included).
+        let w_neg = w.map(|x| x - (Q - 1));
         for gamma2 in [G88, G32] {
-            B::decompose(gamma2, &w, &mut a1, &mut a0);
-            Portable::decompose(gamma2, &w, &mut b1, &mut b0);
-            assert_eq!((a1, a0), (b1, b0), "{name} decompose {gamma2}, case {case}");
+            for input in [&w, &w_neg] {
+                (a0, b0) = (*input, *input);
+                B::decompose(gamma2, &mut a0, &mut a1);
+                Portable::decompose(gamma2, &mut b0, &mut b1);
+                assert_eq!((a1, a0), (b1, b0), "{name} decompose {gamma2}, case {case}");
+                // The same as Decompose of w mod q, coefficient by coefficient.
+                for (j, &x) in input.iter().enumerate() {
+                    let r = x.rem_euclid(Q);
+                    let want = if gamma2 == G88 {
+                        crate::rounding::decompose::<G88>(r)
+                    } else {
+                        crate::rounding::decompose::<G32>(r)
+                    };
+                    assert_eq!(
+                        (b1[j], b0[j]),
+                        want,
+                        "{name} decompose {gamma2}, case {case}"
+                    );
+                }
+            }
             let r0 = random(&mut rng, -gamma2 - 2, gamma2 + 2);
             let mut r1 = random(&mut rng, 0, (Q - 1) / (2 * gamma2) - 1);
             if case % 3 == 0 {

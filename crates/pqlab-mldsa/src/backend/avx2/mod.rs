@@ -124,9 +124,9 @@ impl Ops for Avx2 {
         unsafe { rounding::power2round(t, t1, t0) }
     }
 
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
         // SAFETY: the features were detected (see `Avx2`); accesses stay inside the arrays.
-        unsafe { rounding::decompose(gamma2, w, w1, w0) }
+        unsafe { rounding::decompose(gamma2, w, w1) }
     }
 
     fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
