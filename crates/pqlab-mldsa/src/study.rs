@@ -42,8 +42,8 @@ impl<S: Reduction> Ops for Study<S> {
     fn caddq(a: &mut Coeffs) {
         Portable::caddq(a);
     }
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
-        Portable::add_short_centered(a, s, subtract);
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
+        Portable::add_short_centered(a, s, subtract, bound)
     }
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
         Portable::rej_uniform(buf, out)

@@ -129,8 +129,11 @@ pub(crate) trait Ops {
     /// a\[i\] += centered(s\[i\]), or -= with `subtract`, where centered(x) is the representative
     /// of x modulo 3329 in \[-1664, 1664\] ([`pqlab_mlkem::ring::centered`]) and |s\[i\]| < 3329:
     /// adds (or subtracts) an exact short product of [`Ops::short_product`]. No reduction of a.
+    /// Returns whether then some |a_i| >= `bound` (the check of [`Ops::norm_exceeds`], on the
+    /// same terms: |a_i| below 6283008 after the addition, 0 < bound <= (q - 1) / 8), looking
+    /// at every coefficient.
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool);
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool;
 
     /// FIPS 204, Algorithm 29 (SampleInBall), lines 6 to 10 on a run of SHAKE256 output bytes,
     /// in constant time ([`crate::ball`]): for each byte, whether it is accepted and where it

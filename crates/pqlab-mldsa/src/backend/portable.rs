@@ -51,11 +51,12 @@ impl Ops for Portable {
         }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         for (x, &v) in a.iter_mut().zip(s) {
             let v = i32::from(pqlab_mlkem::ring::centered(v));
             *x += if subtract { -v } else { v };
         }
+        Self::norm_exceeds(a, bound)
     }
 
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {

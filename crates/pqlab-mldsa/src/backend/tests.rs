@@ -102,16 +102,52 @@ fn check<B: Ops>() -> usize {
             0 => core::array::from_fn(|i| [1664, 1665, -1664, -1665, 3328, -3328, 0][i % 7]),
             _ => core::array::from_fn(|_| rng.gen_range(-3328..=3328)),
         };
-        let f = random(&mut rng, -Q + 1, Q - 1);
-        for subtract in [false, true] {
-            let (mut a, mut b) = (f, f);
-            B::add_short_centered(&mut a, &s, subtract);
-            Portable::add_short_centered(&mut b, &s, subtract);
-            assert_eq!(a, b, "{name} add_short_centered {subtract}, case {case}");
+        // Its norm check: sums of both signs on either side of each bound (z and r0 of the
+        // three parameter sets, and one that nothing reaches).
+        let f = random(&mut rng, -140_000, 140_000);
+        for bound in [
+            (Q - 1) / 88 - 78,
+            (1 << 17) - 78,
+            (Q - 1) / 32 - 196,
+            (1 << 19) - 196,
+        ] {
+            for subtract in [false, true] {
+                let (mut a, mut b) = (f, f);
+                let over_a = B::add_short_centered(&mut a, &s, subtract, bound);
+                let over_b = Portable::add_short_centered(&mut b, &s, subtract, bound);
+                assert_eq!(a, b, "{name} add_short_centered {subtract}, case {case}");
+                assert_eq!(
+                    over_a, over_b,
+                    "{name} add_short_centered {bound}, case {case}"
+                );
+                assert_eq!(over_b, Portable::norm_exceeds(&b, bound));
+            }
+        }
+        // One coefficient just at the bound, the others below: exceeds; one less: does not.
+        for (at, want) in [(1000, true), (999, false)] {
+            let mut a = [0; 256];
+            a[77] = at - 5;
+            let mut s = [0i16; 256];
+            s[77] = 5;
+            assert_eq!(
+                B::add_short_centered(&mut a, &s, false, 1000),
+                want,
+                "{name}"
+            );
+            let mut a = [0; 256];
+            a[200] = -at + 5;
+            assert!(!B::add_short_centered(&mut a, &s, true, 1000), "{name}");
+            a[200] = -at - 5;
+            s[200] = -5;
+            assert_eq!(
+                B::add_short_centered(&mut a, &s, true, 1000),
+                want,
+                "{name}"
+            );
         }
         if case == 0 {
             let mut a = [0; 256];
-            Portable::add_short_centered(&mut a, &s, false);
+            Portable::add_short_centered(&mut a, &s, false, 1);
             assert_eq!(&a[..7], &[1664, -1664, -1664, 1664, -1, 1, 0]);
         }
 

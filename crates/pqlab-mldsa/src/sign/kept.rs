@@ -216,8 +216,7 @@ fn z_columns<P: ParameterSet, B: Ops>(
         let z = &mut t.w0;
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
         // z = y + <<c s1>> exactly: |z| < gamma1 + beta, no reduction needed.
-        B::add_short_centered(&mut z.0, t.short, false);
-        reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
+        reject |= B::add_short_centered(&mut z.0, t.short, false, P::GAMMA1 - P::BETA);
         B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
     !reject
@@ -263,8 +262,8 @@ fn r0_row<P: ParameterSet, B: Ops>(
 ) -> bool {
     c_times_short::<P, B>(sk, prep, c, Secret::S2, r, t);
     // |w0 - <<c s2>>| <= gamma2 + beta: no reduction needed.
-    B::add_short_centered(&mut w_r.0, t.short, true);
-    w_r.norm_exceeds::<B>(P::GAMMA2 - P::BETA)
+    // (and the norm check of line 23 in the same pass).
+    B::add_short_centered(&mut w_r.0, t.short, true, P::GAMMA2 - P::BETA)
 }
 
 /// FIPS 204, Algorithm 7 lines 25 to 28, one row, in the reference form (what they compute

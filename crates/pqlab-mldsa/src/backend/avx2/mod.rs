@@ -97,9 +97,9 @@ impl Ops for Avx2 {
         unsafe { ntt::caddq(a) }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         // SAFETY: the features were detected (see `Avx2`); accesses stay inside `a` and `s`.
-        unsafe { ntt::add_short_centered(a, s, subtract) }
+        unsafe { ntt::add_short_centered(a, s, subtract, bound) }
     }
 
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {

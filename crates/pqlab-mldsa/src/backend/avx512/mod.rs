@@ -108,9 +108,9 @@ impl Ops for Avx512 {
         unsafe { ntt::inner_product(out, a, b) }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
-        unsafe { ntt::add_short_centered(a, s, subtract) }
+        unsafe { ntt::add_short_centered(a, s, subtract, bound) }
     }
 
     fn reduce32(a: &mut Coeffs) {
