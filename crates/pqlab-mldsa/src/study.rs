@@ -42,8 +42,8 @@ impl<S: Reduction> Ops for Study<S> {
     fn caddq(a: &mut Coeffs) {
         Portable::caddq(a);
     }
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
-        Portable::add_short_centered(a, s, subtract);
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
+        Portable::add_short_centered(a, s, subtract, bound)
     }
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
         Portable::rej_uniform(buf, out)
@@ -54,8 +54,8 @@ impl<S: Reduction> Ops for Study<S> {
     fn power2round(t: &Coeffs, t1: &mut Coeffs, t0: &mut Coeffs) {
         Portable::power2round(t, t1, t0);
     }
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
-        Portable::decompose(gamma2, w, w1, w0);
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
+        Portable::decompose(gamma2, w, w1);
     }
     fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {
         Portable::make_hint(gamma2, r0, r1, h)

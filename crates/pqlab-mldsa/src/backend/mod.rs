@@ -73,11 +73,12 @@ pub(crate) trait Ops {
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
     fn power2round(t: &Coeffs, t1: &mut Coeffs, t0: &mut Coeffs);
 
-    /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)) for
-    /// gamma2 = `gamma2` ((q - 1) / 88 or (q - 1) / 32): w1 = HighBits, w0 = LowBits (centred).
-    /// (The `small-memory` signer takes it coefficient by coefficient in place instead.)
+    /// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` for gamma2 = `gamma2`
+    /// ((q - 1) / 88 or (q - 1) / 32), in place: w in (-q, q) on entry (taken mod q into
+    /// [0, q) first, as [`Ops::caddq`]), w0 = LowBits (centred) over it on return, w1 = HighBits
+    /// into `w1`. (The `small-memory` signer takes it coefficient by coefficient instead.)
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs);
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs);
 
     /// FIPS 204, Algorithm 39: MakeHint in the reference form for every coefficient (see
     /// `rounding::make_hint`), as bits: the hint of coefficient i is bit i % 64 of `h[i / 64]`;
@@ -128,8 +129,11 @@ pub(crate) trait Ops {
     /// a\[i\] += centered(s\[i\]), or -= with `subtract`, where centered(x) is the representative
     /// of x modulo 3329 in \[-1664, 1664\] ([`pqlab_mlkem::ring::centered`]) and |s\[i\]| < 3329:
     /// adds (or subtracts) an exact short product of [`Ops::short_product`]. No reduction of a.
+    /// Returns whether then some |a_i| >= `bound` (the check of [`Ops::norm_exceeds`], on the
+    /// same terms: |a_i| below 6283008 after the addition, 0 < bound <= (q - 1) / 8), looking
+    /// at every coefficient.
     #[cfg_attr(feature = "small-memory", allow(dead_code))]
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool);
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool;
 
     /// FIPS 204, Algorithm 29 (SampleInBall), lines 6 to 10 on a run of SHAKE256 output bytes,
     /// in constant time ([`crate::ball`]): for each byte, whether it is accepted and where it

@@ -51,11 +51,12 @@ impl Ops for Portable {
         }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         for (x, &v) in a.iter_mut().zip(s) {
             let v = i32::from(pqlab_mlkem::ring::centered(v));
             *x += if subtract { -v } else { v };
         }
+        Self::norm_exceeds(a, bound)
     }
 
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
@@ -100,12 +101,13 @@ impl Ops for Portable {
         }
     }
 
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
-        for i in 0..256 {
-            (w1[i], w0[i]) = if gamma2 == G88 {
-                decompose::<G88>(w[i])
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
+        for (x, x1) in w.iter_mut().zip(w1.iter_mut()) {
+            let r = arith::caddq(*x);
+            (*x1, *x) = if gamma2 == G88 {
+                decompose::<G88>(r)
             } else {
-                decompose::<G32>(w[i])
+                decompose::<G32>(r)
             };
         }
     }

@@ -102,16 +102,52 @@ fn check<B: Ops>() -> usize {
             0 => core::array::from_fn(|i| [1664, 1665, -1664, -1665, 3328, -3328, 0][i % 7]),
             _ => core::array::from_fn(|_| rng.gen_range(-3328..=3328)),
         };
-        let f = random(&mut rng, -Q + 1, Q - 1);
-        for subtract in [false, true] {
-            let (mut a, mut b) = (f, f);
-            B::add_short_centered(&mut a, &s, subtract);
-            Portable::add_short_centered(&mut b, &s, subtract);
-            assert_eq!(a, b, "{name} add_short_centered {subtract}, case {case}");
+        // Its norm check: sums of both signs on either side of each bound (z and r0 of the
+        // three parameter sets, and one that nothing reaches).
+        let f = random(&mut rng, -140_000, 140_000);
+        for bound in [
+            (Q - 1) / 88 - 78,
+            (1 << 17) - 78,
+            (Q - 1) / 32 - 196,
+            (1 << 19) - 196,
+        ] {
+            for subtract in [false, true] {
+                let (mut a, mut b) = (f, f);
+                let over_a = B::add_short_centered(&mut a, &s, subtract, bound);
+                let over_b = Portable::add_short_centered(&mut b, &s, subtract, bound);
+                assert_eq!(a, b, "{name} add_short_centered {subtract}, case {case}");
+                assert_eq!(
+                    over_a, over_b,
+                    "{name} add_short_centered {bound}, case {case}"
+                );
+                assert_eq!(over_b, Portable::norm_exceeds(&b, bound));
+            }
+        }
+        // One coefficient just at the bound, the others below: exceeds; one less: does not.
+        for (at, want) in [(1000, true), (999, false)] {
+            let mut a = [0; 256];
+            a[77] = at - 5;
+            let mut s = [0i16; 256];
+            s[77] = 5;
+            assert_eq!(
+                B::add_short_centered(&mut a, &s, false, 1000),
+                want,
+                "{name}"
+            );
+            let mut a = [0; 256];
+            a[200] = -at + 5;
+            assert!(!B::add_short_centered(&mut a, &s, true, 1000), "{name}");
+            a[200] = -at - 5;
+            s[200] = -5;
+            assert_eq!(
+                B::add_short_centered(&mut a, &s, true, 1000),
+                want,
+                "{name}"
+            );
         }
         if case == 0 {
             let mut a = [0; 256];
-            Portable::add_short_centered(&mut a, &s, false);
+            Portable::add_short_centered(&mut a, &s, false, 1);
             assert_eq!(&a[..7], &[1664, -1664, -1664, 1664, -1, 1, 0]);
         }
 
@@ -141,10 +177,30 @@ fn check<B: Ops>() -> usize {
         B::power2round(&w, &mut a1, &mut a0);
         Portable::power2round(&w, &mut b1, &mut b0);
         assert_eq!((a1, a0), (b1, b0), "{name} power2round, case {case}");
+        // Decompose takes (-q, q): the cases above, and their negatives (q - 1 - w: every
+        // value of [0, q) again once q is added back, -(q - 1) and 0 included).
+        let w_neg = w.map(|x| x - (Q - 1));
         for gamma2 in [G88, G32] {
-            B::decompose(gamma2, &w, &mut a1, &mut a0);
-            Portable::decompose(gamma2, &w, &mut b1, &mut b0);
-            assert_eq!((a1, a0), (b1, b0), "{name} decompose {gamma2}, case {case}");
+            for input in [&w, &w_neg] {
+                (a0, b0) = (*input, *input);
+                B::decompose(gamma2, &mut a0, &mut a1);
+                Portable::decompose(gamma2, &mut b0, &mut b1);
+                assert_eq!((a1, a0), (b1, b0), "{name} decompose {gamma2}, case {case}");
+                // The same as Decompose of w mod q, coefficient by coefficient.
+                for (j, &x) in input.iter().enumerate() {
+                    let r = x.rem_euclid(Q);
+                    let want = if gamma2 == G88 {
+                        crate::rounding::decompose::<G88>(r)
+                    } else {
+                        crate::rounding::decompose::<G32>(r)
+                    };
+                    assert_eq!(
+                        (b1[j], b0[j]),
+                        want,
+                        "{name} decompose {gamma2}, case {case}"
+                    );
+                }
+            }
             let r0 = random(&mut rng, -gamma2 - 2, gamma2 + 2);
             let mut r1 = random(&mut rng, 0, (Q - 1) / (2 * gamma2) - 1);
             if case % 3 == 0 {

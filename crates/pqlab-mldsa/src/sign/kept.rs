@@ -64,17 +64,17 @@ impl<P: ParameterSet> Work<P> {
             B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut p.0);
             p.ntt::<B>();
         }
-        let (w1, w0) = (&mut self.w1, &mut self.w0);
+        let w1 = &mut self.w1;
         let w1_len = 32 * P::W1_BITS;
         let mut rows = self.w1_packed.chunks_exact_mut(w1_len);
         let mut h = Shake256::new();
         h.absorb(mu);
         w_rows::<P, B>(sk, prep, self.y_hat.as_ref(), self.w.as_mut(), |w_r| {
             let Some(w1_bytes) = rows.next() else { return };
-            B::decompose(P::GAMMA2, &w_r.0, &mut w1.0, &mut w0.0);
+            // w0 over w (taken into [0, q) first), w1 aside.
+            B::decompose(P::GAMMA2, &mut w_r.0, &mut w1.0);
             B::simple_bit_pack(&w1.0, P::W1_BITS, w1_bytes);
             h.absorb(w1_bytes);
-            w_r.0 = w0.0;
         });
         h.finalize().squeeze(c_tilde);
     }
@@ -166,9 +166,10 @@ fn c_times_t0<P: ParameterSet, B: Ops>(
     cs.inv_ntt_to_mont::<B>();
 }
 
-/// FIPS 204, Algorithm 7 line 12, row by row: w\[r\] = NTT^-1(A_hat o y_hat)\[r\] in [0, q)
-/// into `w` (computed where it lies), then `f(w[r])`; A_hat the prepared matrix or, without
-/// `prep`, streamed ([`matrix_rows_apart`]).
+/// FIPS 204, Algorithm 7 line 12, row by row: w\[r\] = NTT^-1(A_hat o y_hat)\[r\] in (-q, q)
+/// (not yet taken into [0, q): [`Ops::decompose`] does it) into `w` (computed where it lies),
+/// then `f(w[r])`; A_hat the prepared matrix or, without `prep`, streamed
+/// ([`matrix_rows_apart`]).
 #[inline(never)]
 fn w_rows<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
@@ -180,7 +181,6 @@ fn w_rows<P: ParameterSet, B: Ops>(
     let mut finish = |w: &mut Poly| {
         w.reduce::<B>();
         w.inv_ntt_to_mont::<B>();
-        w.caddq::<B>();
         f(w);
     };
     match prep {
@@ -216,8 +216,7 @@ fn z_columns<P: ParameterSet, B: Ops>(
         let z = &mut t.w0;
         B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
         // z = y + <<c s1>> exactly: |z| < gamma1 + beta, no reduction needed.
-        B::add_short_centered(&mut z.0, t.short, false);
-        reject |= z.norm_exceeds::<B>(P::GAMMA1 - P::BETA);
+        reject |= B::add_short_centered(&mut z.0, t.short, false, P::GAMMA1 - P::BETA);
         B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
     }
     !reject
@@ -263,8 +262,8 @@ fn r0_row<P: ParameterSet, B: Ops>(
 ) -> bool {
     c_times_short::<P, B>(sk, prep, c, Secret::S2, r, t);
     // |w0 - <<c s2>>| <= gamma2 + beta: no reduction needed.
-    B::add_short_centered(&mut w_r.0, t.short, true);
-    w_r.norm_exceeds::<B>(P::GAMMA2 - P::BETA)
+    // (and the norm check of line 23 in the same pass).
+    B::add_short_centered(&mut w_r.0, t.short, true, P::GAMMA2 - P::BETA)
 }
 
 /// FIPS 204, Algorithm 7 lines 25 to 28, one row, in the reference form (what they compute

@@ -97,9 +97,9 @@ impl Ops for Avx2 {
         unsafe { ntt::caddq(a) }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         // SAFETY: the features were detected (see `Avx2`); accesses stay inside `a` and `s`.
-        unsafe { ntt::add_short_centered(a, s, subtract) }
+        unsafe { ntt::add_short_centered(a, s, subtract, bound) }
     }
 
     fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
@@ -124,9 +124,9 @@ impl Ops for Avx2 {
         unsafe { rounding::power2round(t, t1, t0) }
     }
 
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
         // SAFETY: the features were detected (see `Avx2`); accesses stay inside the arrays.
-        unsafe { rounding::decompose(gamma2, w, w1, w0) }
+        unsafe { rounding::decompose(gamma2, w, w1) }
     }
 
     fn make_hint(gamma2: i32, r0: &Coeffs, r1: &Coeffs, h: &mut [u64; 4]) -> usize {

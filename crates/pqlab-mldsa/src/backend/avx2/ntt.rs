@@ -500,13 +500,23 @@ pub(super) unsafe fn caddq(f: &mut Coeffs) {
 
 /// a\[i\] += centered(s\[i\]) (or -= with `subtract`), centered(x) the representative of x
 /// modulo 3329 in \[-1664, 1664\] for |x| < 3329 (the contract of `Ops::add_short_centered`):
-/// q = 3329 subtracted or added under compare masks, no branch on the values.
+/// q = 3329 subtracted or added under compare masks, no branch on the values. Returns whether
+/// then some |a_i| >= `bound` (the sums' magnitudes compared as they are stored, the masks
+/// ORed over every coefficient).
 #[cfg_attr(feature = "small-memory", allow(dead_code))]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+pub(super) unsafe fn add_short_centered(
+    a: &mut Coeffs,
+    s: &[i16; 256],
+    subtract: bool,
+    bound: i32,
+) -> bool {
     let q = _mm256_set1_epi32(3329);
     let hi = _mm256_set1_epi32(1664);
     let lo = _mm256_set1_epi32(-1664);
+    // |x| >= bound as |x| > bound - 1.
+    let b = _mm256_set1_epi32(bound - 1);
+    let mut over = _mm256_setzero_si256();
     for i in 0..32 {
         let chunk = &s[8 * i..8 * i + 8];
         // SAFETY: `chunk` is 8 readable i16 (16 bytes); the load has no alignment requirement.
@@ -520,5 +530,7 @@ pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract
             _mm256_add_epi32(x, v)
         };
         store(a, i, x);
+        over = _mm256_or_si256(over, _mm256_cmpgt_epi32(_mm256_abs_epi32(x), b));
     }
+    _mm256_testz_si256(over, over) == 0
 }

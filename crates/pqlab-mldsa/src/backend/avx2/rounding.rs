@@ -60,15 +60,19 @@ fn decompose_v(g88: bool, r: __m256i) -> (__m256i, __m256i) {
     (r1, _mm256_sub_epi32(r0, _mm256_and_si256(over, q)))
 }
 
-/// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)); `gamma2` is
+/// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in (-q, q), q added to the
+/// negative ones first, as `caddq`), in place: w0 over `w`, w1 into `w1`; `gamma2` is
 /// (q - 1) / 88, anything else meaning (q - 1) / 32 (as in the portable code).
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-pub(super) unsafe fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
+pub(super) unsafe fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
     let g88 = gamma2 == G88;
+    let q = _mm256_set1_epi32(Q);
     for i in 0..32 {
-        let (r1, r0) = decompose_v(g88, load(w, i));
+        let r = load(w, i);
+        let r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32::<31>(r), q));
+        let (r1, r0) = decompose_v(g88, r);
         store(w1, i, r1);
-        store(w0, i, r0);
+        store(w, i, r0);
     }
 }
 

@@ -108,9 +108,9 @@ impl Ops for Avx512 {
         unsafe { ntt::inner_product(out, a, b) }
     }
 
-    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+    fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool, bound: i32) -> bool {
         // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
-        unsafe { ntt::add_short_centered(a, s, subtract) }
+        unsafe { ntt::add_short_centered(a, s, subtract, bound) }
     }
 
     fn reduce32(a: &mut Coeffs) {
@@ -144,13 +144,13 @@ impl Ops for Avx512 {
         unsafe { rounding::power2round(t, t1, t0) }
     }
 
-    fn decompose(gamma2: i32, w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
+    fn decompose(gamma2: i32, w: &mut Coeffs, w1: &mut Coeffs) {
         // SAFETY: as in `ntt`: the CPU features were detected before `Avx512` was named.
         unsafe {
             if gamma2 == rounding::G88 {
-                rounding::decompose::<{ rounding::G88 }>(w, w1, w0);
+                rounding::decompose::<{ rounding::G88 }>(w, w1);
             } else {
-                rounding::decompose::<{ rounding::G32 }>(w, w1, w0);
+                rounding::decompose::<{ rounding::G32 }>(w, w1);
             }
         }
     }

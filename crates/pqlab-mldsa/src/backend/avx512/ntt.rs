@@ -403,16 +403,24 @@ pub(super) unsafe fn caddq(a: &mut Coeffs) {
 
 /// a\[i\] += centered(s\[i\]) (or -= with `subtract`), centered(x) the representative of x
 /// modulo 3329 in \[-1664, 1664\] for |x| < 3329 (the contract of `Ops::add_short_centered`):
-/// q = 3329 subtracted or added under compare masks, no branch on the values.
+/// q = 3329 subtracted or added under compare masks, no branch on the values. Returns whether
+/// then some |a_i| >= `bound` (the compare masks of the sums ORed over every coefficient).
 ///
 /// # Safety
 /// The CPU must support AVX-512F/BW/VL.
 #[cfg_attr(feature = "small-memory", allow(dead_code))]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract: bool) {
+pub(super) unsafe fn add_short_centered(
+    a: &mut Coeffs,
+    s: &[i16; 256],
+    subtract: bool,
+    bound: i32,
+) -> bool {
     let q = _mm512_set1_epi32(3329);
     let hi = _mm512_set1_epi32(1664);
     let lo = _mm512_set1_epi32(-1664);
+    let b = _mm512_set1_epi32(bound);
+    let mut over: u16 = 0;
     for i in 0..16 {
         let chunk = &s[16 * i..16 * i + 16];
         // SAFETY: `chunk` is 16 readable i16 (32 bytes); the load has no alignment requirement.
@@ -426,5 +434,7 @@ pub(super) unsafe fn add_short_centered(a: &mut Coeffs, s: &[i16; 256], subtract
             _mm512_add_epi32(x, v)
         };
         store(a, i, x);
+        over |= _mm512_cmpge_epi32_mask(_mm512_abs_epi32(x), b);
     }
+    over != 0
 }

@@ -53,17 +53,22 @@ fn decompose_v<const GAMMA2: i32>(r: __m512i) -> (__m512i, __m512i) {
     (r1, r0)
 }
 
-/// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in [0, q)): w1 = HighBits,
-/// w0 = LowBits (Algorithms 37, 38).
+/// FIPS 204, Algorithm 36: Decompose of every coefficient of `w` (in (-q, q), q added to the
+/// negative ones first, as `caddq`), in place: w0 = LowBits over `w`, w1 = HighBits into `w1`
+/// (Algorithms 37, 38).
 ///
 /// # Safety
 /// The CPU must support AVX-512F/BW/VL/DQ.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
-pub(super) unsafe fn decompose<const GAMMA2: i32>(w: &Coeffs, w1: &mut Coeffs, w0: &mut Coeffs) {
+pub(super) unsafe fn decompose<const GAMMA2: i32>(w: &mut Coeffs, w1: &mut Coeffs) {
+    let q = _mm512_set1_epi32(Q);
+    let zero = _mm512_setzero_si512();
     for i in 0..16 {
-        let (r1, r0) = decompose_v::<GAMMA2>(load(w, i));
+        let r = load(w, i);
+        let r = _mm512_mask_add_epi32(r, _mm512_cmplt_epi32_mask(r, zero), r, q);
+        let (r1, r0) = decompose_v::<GAMMA2>(r);
         store(w1, i, r1);
-        store(w0, i, r0);
+        store(w, i, r0);
     }
 }
 
