@@ -28,17 +28,6 @@ mod backend;
 #[path = "fpr_emu.rs"]
 mod backend;
 
-// SAFETY: `Fpr` is `#[repr(transparent)]` over `f64` (native) or `u64` (fpr-emu): eight
-// bytes, alignment 8, no padding, and every bit pattern is a value (all zeros is +0.0). These
-// impls let key generation view its aligned integer workspace as floating-point values
-// through bytemuck's checked casts (`keygen::solve::fpr_area`), as the reference overlays its
-// `fpr` arrays on its word buffer.
-#[allow(unsafe_code)]
-unsafe impl bytemuck::Zeroable for Fpr {}
-// SAFETY: as above.
-#[allow(unsafe_code)]
-unsafe impl bytemuck::Pod for Fpr {}
-
 impl Fpr {
     /// 0.
     pub const ZERO: Fpr = Fpr::from_bits(0);
@@ -166,6 +155,17 @@ impl core::ops::Neg for Fpr {
         Fpr::neg(self)
     }
 }
+
+// SAFETY: `Fpr` is `#[repr(transparent)]` over `f64` (native) or `u64` (fpr-emu): eight
+// bytes, alignment 8, no padding, and every bit pattern is a value (all zeros is +0.0). These
+// impls let key generation view its aligned integer workspace as floating-point values
+// through bytemuck's checked casts (`keygen::solve::fpr_area`), as the reference overlays its
+// `fpr` arrays on its word buffer.
+#[allow(unsafe_code)]
+unsafe impl bytemuck::Zeroable for Fpr {}
+// SAFETY: as above.
+#[allow(unsafe_code)]
+unsafe impl bytemuck::Pod for Fpr {}
 
 #[cfg(test)]
 mod tests {

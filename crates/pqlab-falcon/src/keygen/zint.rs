@@ -80,11 +80,28 @@ fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
 /// 2^32, the products independent of each other and added up unreduced (a Horner chain would
 /// be bound by the latency of its products), then reduced once. Out of line: its slice
 /// iterator's division (`len / w`, the gate's known finding) stays in this function.
-#[inline(never)]
+///
+/// The table lives in the frame of [`mod_small_batch_with`], sized for the coefficients at
+/// hand: a small one for the shallow depths (where the rest of key generation's stack is
+/// deepest), the [`MAX_WORDS`] one only for the deep levels.
 pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
+    if w < SMALL_TABLE {
+        mod_small_batch_with::<SMALL_TABLE>(src, w, m, out)
+    } else {
+        mod_small_batch_with::<{ MAX_WORDS + 1 }>(src, w, m, out)
+    }
+}
+
+/// The table size of [`mod_small_signed_batch`] for coefficients of fewer than this many
+/// words.
+const SMALL_TABLE: usize = 16;
+
+/// [`mod_small_signed_batch`] with a table of `T` > w entries.
+#[inline(never)]
+fn mod_small_batch_with<const T: usize>(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
     // pw[k] = 2^(32 k) in Montgomery form (2^(32 (k + 1)) mod p), for k <= w: four
     // interleaved chains of products after the first four.
-    let mut pw = [0u32; MAX_WORDS + 1];
+    let mut pw = [0u32; T];
     let pw = &mut pw[..=w];
     let r2 = m.r2();
     let r1 = m.mmul(r2, 1);

@@ -313,8 +313,9 @@ fn norms_of_fg<M: SolverMul>(
 /// overwritten by (f_2, g_2) (as the reference, which recomputes its (f_d, g_d) instead of
 /// keeping every level; here only depth 1 is recomputed, [`norms_of_fg`]). Going up, at depth
 /// d >= 2 the area holds (f_2, g_2) to (f_d, g_d), then the reduced (F', G') of depth d + 1,
-/// then the unreduced (F, G) of depth d, then the scratch of the step (the lift and the
-/// products k f handle F, then G, with one set of residues at a time); the reduced (F, G) is
+/// then the unreduced (F, G) of depth d (the lift's result), which then moves down over
+/// (F', G'), then the scratch of the round-off (the lift and the products k f handle F and G
+/// together where there is room, else one after the other); the reduced (F, G) is
 /// re-packed where (f_d, g_d) was, which the next step no longer needs; the floating-point
 /// values that the round-off keeps through its passes (5 n_d / 2 at degree n_d) take the top
 /// of the area, the others the end of the scratch ([`reduce_as_reference`]).
@@ -373,32 +374,17 @@ pub(crate) fn solve_ntru<M: SolverMul>(
         let lg = logn - d as u32;
         let here = lev[d];
         debug_assert!(here.end() == cur.off);
-        // The round-off's lasting floating-point values at the top of the area (5 n_d words:
-        // even, so that the scratch below ends 8-byte aligned).
-        let Some(int_words) = ws.len().checked_sub(5 * here.n) else {
-            fail!(false);
-        };
-        if cur.end() > int_words {
-            fail!(false);
-        }
+        // The lift, above (F', G').
         let lifted = {
-            let (iws, fws) = ws.split_at_mut(int_words);
-            let Some(fp) = fpr_area(fws) else {
-                fail!(false);
-            };
-            let (lo, rest) = iws.split_at_mut(cur.end());
+            let (lo, rest) = ws.split_at_mut(cur.end());
             let (lf, lc) = lo.split_at_mut(cur.off);
             let (fp_, gp_) = Poly::pair(&mut lf[here.off..], here.n, here.w);
             let (Fc, Gc) = Poly::pair(lc, cur.n, cur.w);
-            let Some((mut nF, mut nG, scratch)) =
-                lift::<M>(&Fc, &Gc, &fp_, &gp_, lg, 31 * MAX_BL_LARGE[d], rest)
+            let Some((nF, nG, _)) = lift::<M>(&Fc, &Gc, &fp_, &gp_, lg, 31 * MAX_BL_LARGE[d], rest)
             else {
                 fail!(false);
             };
             if !fits(&nF, MAX_BL_LARGE[d]) || !fits(&nG, MAX_BL_LARGE[d]) {
-                fail!(false);
-            }
-            if !reduce_as_reference::<M>(&mut nF, &mut nG, &fp_, &gp_, lg, d, scratch, fp) {
                 fail!(false);
             }
             Place {
@@ -407,6 +393,33 @@ pub(crate) fn solve_ntru<M: SolverMul>(
                 w: nF.w,
             }
         };
+        // (F', G') is no longer needed: the unreduced (F, G) moves down over it.
+        ws.copy_within(lifted.off..lifted.end(), cur.off);
+        let lifted = Place {
+            off: cur.off,
+            ..lifted
+        };
+        // The round-off, its lasting floating-point values at the top of the area (5 n_d
+        // words: even, so that the scratch below ends 8-byte aligned).
+        let Some(int_words) = ws.len().checked_sub(5 * here.n) else {
+            fail!(false);
+        };
+        if lifted.end() > int_words {
+            fail!(false);
+        }
+        {
+            let (iws, fws) = ws.split_at_mut(int_words);
+            let Some(fp) = fpr_area(fws) else {
+                fail!(false);
+            };
+            let (lo, scratch) = iws.split_at_mut(lifted.end());
+            let (lf, lu) = lo.split_at_mut(lifted.off);
+            let (fp_, gp_) = Poly::pair(&mut lf[here.off..], here.n, here.w);
+            let (mut nF, mut nG) = Poly::pair(lu, lifted.n, lifted.w);
+            if !reduce_as_reference::<M>(&mut nF, &mut nG, &fp_, &gp_, lg, d, scratch, fp) {
+                fail!(false);
+            }
+        }
         cur = compact(ws, lifted, here.off);
     }
     // Depth 1, as the reference: one floating-point round-off; (F, G) left at words 0 and n.

@@ -44,6 +44,7 @@ const BITLENGTH: [(i32, i32); 11] = [
 /// words of `scratch` (8-byte aligned at its end), which the products then reuse, as the
 /// reference reuses its buffers (at least 5 n words of `scratch`: k and those).
 #[allow(non_snake_case)]
+#[inline(never)]
 pub(super) fn reduce_as_reference<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
@@ -195,6 +196,7 @@ pub(super) fn reduce_as_reference<M: SolverMul>(
 /// operations per coefficient, hence the same values: eight coefficients at a time, word v
 /// of each in turn, so that their eight chains of roundings (one addition per word, in the
 /// reference's order) overlap instead of running one after the other.
+#[inline(never)]
 fn windows_to_fpr(p: &Poly<'_>, shift: u32, rlen: usize, out: &mut [Fpr]) {
     const B: usize = 8;
     let w = p.w;
@@ -285,44 +287,35 @@ impl<'a> Limbs<'a> {
     /// 2^(32 wlim); the words above are left as they were).
     ///
     /// (k f)_idx = sum over j of m_j y_j with m_j = k_(idx - j) (negated where idx - j wraps),
-    /// |m_j| < 2^31. With m'_j = m_j + 2^31 in \[0, 2^32): sum m'_j y_j - 2^31 sum y_j, the
-    /// second sum the same for every idx (the initial columns, from -2^31 (y_0 + ... +
-    /// y_(n-1))). Each limb product m'_j Y_j\[t] is one 64 x 64 -> 128-bit multiplication,
-    /// added without carries into the column of limb t (|column| < 2^101 for n <= 32 terms),
-    /// the carries resolved once, then the result subtracted, shifted: the same integers as
-    /// one subtraction per term, modulo 2^(32 wlim).
+    /// |m_j| < 2^31, and y_j = Y_j - 2^(64 L) where y_j is negative: sum over t of 2^(64 t)
+    /// (sum over j of m_j Y_j\[t\]) - 2^(64 L) (sum over j of m_j, y_j negative). Each limb
+    /// product m_j Y_j\[t\] is one signed 64 x 64 -> 128-bit multiplication, added without
+    /// carries into the column of limb t (|column| < 2^100 for n <= 32 terms), the carries
+    /// resolved once, then the result subtracted, shifted: the same integers as one
+    /// subtraction per term, modulo 2^(32 wlim). (Two arrays in the frame: the columns and
+    /// the result's words; key generation's peak stack runs through here.)
     #[allow(non_snake_case)]
     fn sub_mul_negacyclic(&self, F: &mut Poly<'_>, k: &[u32], s: u32, wlim: usize) {
         let (n, l) = (self.n, self.l);
-        let mut init = [0i128; COL_CAP];
         let mut col = [0i128; COL_CAP];
         let mut acc = [0u32; 2 * COL_CAP];
-        let (init, col, acc) = (&mut init[..=l], &mut col[..=l], &mut acc[..2 * (l + 1)]);
+        let (col, acc) = (&mut col[..=l], &mut acc[..2 * (l + 1)]);
         // The sign masks of the y_j (all ones when negative).
-        let neg = |j: usize| 0u64.wrapping_sub(self.limb(j, l - 1) >> 63);
-        for j in 0..n {
-            for t in 0..l {
-                // |sum| < n 2^64 <= 2^72: no overflow after the shift by 31.
-                init[t] -= i128::from(self.limb(j, t)) << 31;
-            }
-            init[l] += i128::from(neg(j) & 1) << 31;
-        }
+        let neg = |j: usize| 0i64.wrapping_sub((self.limb(j, l - 1) >> 63) as i64);
         for idx in 0..n {
-            col.copy_from_slice(init);
+            col.fill(0);
             for j in 0..n {
                 let m = if j <= idx {
                     i64::from(k[idx - j] as i32)
                 } else {
                     -i64::from(k[idx + n - j] as i32)
                 };
-                // In [0, 2^32).
-                let mp = (m + (1 << 31)) as u64;
                 let yj = &self.y[2 * j * l..2 * (j + 1) * l];
                 for (c, y) in col[..l].iter_mut().zip(yj.chunks_exact(2)) {
                     let y = u64::from(y[1]) << 32 | u64::from(y[0]);
-                    *c = c.wrapping_add((u128::from(mp) * u128::from(y)) as i128);
+                    *c = c.wrapping_add(i128::from(m) * i128::from(y));
                 }
-                col[l] -= i128::from(mp & neg(j));
+                col[l] -= i128::from(m & neg(j));
             }
             // The value fits 64 (l + 1) signed bits: the last carry is the sign.
             let mut carry = 0i128;
@@ -374,6 +367,7 @@ fn room_for_fg_ntt(f: &Poly<'_>, g: &Poly<'_>, logn: u32, words: usize) -> bool 
 /// Carves f and g in NTT form ([`FgNtt`]) off the front of `scratch`; returns them and the
 /// rest of `scratch` (whose first 2 n words held the twiddle tables), or None if it is too
 /// small.
+#[inline(never)]
 fn fg_to_ntt<'s, M: SolverMul>(
     f: &Poly<'_>,
     g: &Poly<'_>,
@@ -410,6 +404,7 @@ fn fg_to_ntt<'s, M: SolverMul>(
 /// `poly_sub_scaled_ntt`), one set of residues held at a time, the tables and NTT(k) made
 /// again for G. Returns false if `scratch` is too small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
+#[inline(never)]
 fn sub_mul_ntt<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
@@ -457,6 +452,7 @@ fn sub_mul_ntt<M: SolverMul>(
 /// coefficient, on the low `wlim` words of each (`crt_tmp` and `prod`: the CRT's scratch and
 /// one product coefficient). False if a product does not fit `prod`.
 #[allow(non_snake_case)]
+#[inline(never)]
 fn sub_residues(
     r: &mut [u32],
     np: usize,
@@ -477,11 +473,14 @@ fn sub_residues(
     })
 }
 
-/// [`sub_mul_ntt`] without f and g kept in NTT form: for F, then G, prime by prime, the
-/// tables, NTT(k) and the NTT of f (or g) made again, the residues of the product kept, then
-/// rebuilt and subtracted (the reference's `poly_sub_scaled_ntt`). The same integers, in
-/// fewer words: one set of residues and 4 n words. Returns false if `scratch` is too small.
+/// [`sub_mul_ntt`] without f and g kept in NTT form: prime by prime, the tables, NTT(k) and the
+/// NTT of f (and g) made again at each pass, the residues of the products kept, then rebuilt
+/// and subtracted (the reference's `poly_sub_scaled_ntt`). The same integers, in fewer words:
+/// both sets of residues where `scratch` has room (the tables and NTT(k) made once for both),
+/// else F, then G, with one set of residues and 4 n words. Returns false if `scratch` is too
+/// small.
 #[allow(non_snake_case, clippy::too_many_arguments)]
+#[inline(never)]
 fn sub_mul_ntt_lean<M: SolverMul>(
     F: &mut Poly<'_>,
     G: &mut Poly<'_>,
@@ -506,6 +505,21 @@ fn sub_mul_ntt_lean<M: SolverMul>(
     ) else {
         return false;
     };
+    // Both products prime by prime (the tables and NTT(k) made once for both) where the
+    // scratch holds a second set of residues.
+    if let Some(r_g) = sa.take(n * np) {
+        for j in 0..np {
+            let tw = Twiddles::<M>::new(j, logn, &mut *twb);
+            k_ntt(&tw, k, kt);
+            for (src, out) in [(f, &mut *r), (g, &mut *r_g)] {
+                zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, sx);
+                tw.ntt(sx);
+                product(&tw, kt, sx, &mut out[j * n..(j + 1) * n]);
+            }
+        }
+        return sub_residues(r, np, crt_tmp, prod, F, s, wlim)
+            && sub_residues(r_g, np, crt_tmp, prod, G, s, wlim);
+    }
     let mut one = |src: &Poly<'_>, P: &mut Poly<'_>| {
         for j in 0..np {
             let tw = Twiddles::<M>::new(j, logn, &mut *twb);
