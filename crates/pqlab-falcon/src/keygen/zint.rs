@@ -78,12 +78,12 @@ fn mod_small_signed(x: &[u32], m: &Modp) -> u32 {
 /// as the sum over the words
 /// w_k of w_k 2^(32 k) mod p: one Montgomery product per word with a table of the powers of
 /// 2^32, the products independent of each other and added up unreduced (a Horner chain would
-/// be bound by the latency of its products), then reduced once. Out of line: its slice
-/// iterator's division (`len / w`, the gate's known finding) stays in this function.
+/// be bound by the latency of its products), then reduced once.
 ///
-/// The table lives in the frame of [`mod_small_batch_with`], sized for the coefficients at
-/// hand: a small one for the shallow depths (where the rest of key generation's stack is
-/// deepest), the [`MAX_WORDS`] one only for the deep levels.
+/// The work is done out of line by [`mod_small_batch_with`] (its slice iterator's division,
+/// `len / w`, the gate's known finding, stays there); its table lives in its frame, sized
+/// for the coefficients at hand: a small one for the shallow depths (where the rest of key
+/// generation's stack is deepest), the [`MAX_WORDS`] one only for the deep levels.
 pub(crate) fn mod_small_signed_batch(src: &[u32], w: usize, m: &Modp, out: &mut [u32]) {
     if w < SMALL_TABLE {
         mod_small_batch_with::<SMALL_TABLE>(src, w, m, out)
