@@ -289,7 +289,7 @@ impl<'a> Limbs<'a> {
     /// (k f)_idx = sum over j of m_j y_j with m_j = k_(idx - j) (negated where idx - j wraps),
     /// |m_j| < 2^31, and y_j = Y_j - 2^(64 L) where y_j is negative: sum over t of 2^(64 t)
     /// (sum over j of m_j Y_j\[t\]) - 2^(64 L) (sum over j of m_j, y_j negative). Each limb
-    /// product m_j Y_j\[t\] is one signed 64 x 64 -> 128-bit multiplication, added without
+    /// product m_j Y_j\[t\] is one 64 x 64 -> 128-bit multiplication (unsigned, corrected), added without
     /// carries into the column of limb t (|column| < 2^100 for n <= 32 terms), the carries
     /// resolved once, then the result subtracted, shifted: the same integers as one
     /// subtraction per term, modulo 2^(32 wlim). (Two arrays in the frame: the columns and
@@ -310,10 +310,16 @@ impl<'a> Limbs<'a> {
                 } else {
                     -i64::from(k[idx + n - j] as i32)
                 };
+                // m y as one unsigned 64 x 64 -> 128-bit product of (m mod 2^64) and y, less
+                // 2^64 y where m < 0.
+                let mu = m as u64;
+                let mneg = 0u64.wrapping_sub(mu >> 63);
                 let yj = &self.y[2 * j * l..2 * (j + 1) * l];
                 for (c, y) in col[..l].iter_mut().zip(yj.chunks_exact(2)) {
                     let y = u64::from(y[1]) << 32 | u64::from(y[0]);
-                    *c = c.wrapping_add(i128::from(m) * i128::from(y));
+                    let p =
+                        (u128::from(mu) * u128::from(y)).wrapping_sub(u128::from(y & mneg) << 64);
+                    *c = c.wrapping_add(p as i128);
                 }
                 col[l] -= i128::from(m & neg(j));
             }
