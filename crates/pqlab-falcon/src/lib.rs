@@ -25,10 +25,11 @@
 //! `no_std`, no heap allocation: every buffer is on the stack. Peak stack (Falcon-512 /
 //! Falcon-1024, release builds; measured by `pqlab compare`, on x86-64 and on the Cortex-M4
 //! image of `pqlab compare --target cortex-m4`, whose figures include decoding the encoded
-//! keys): key generation 35 / 66 KiB on x86-64 ([`SigningKey::generate_encoded`], which
+//! keys): key generation 24.2 / 43.3 KiB on x86-64 ([`SigningKey::generate_encoded`], which
 //! writes the encodings into the caller's buffers; the key returned by value costs a copy or
-//! two more), 33 / 62 KiB on the M4, most of it the solver's one workspace of 9 n words and
-//! 2 n floating-point values (26 / 52 KiB, in a frame of its own); signing with a plain
+//! two more), 22.3 / 41.6 KiB on the M4, most of it the solver's one workspace of 8 n words
+//! with its floating-point values overlaid step by step, as the reference does (16 / 32 KiB,
+//! in a frame of its own); signing with a plain
 //! [`SigningKey`] (the tree computed on the way in 8 n values, each degree-16 subtree built
 //! whole in 80 more) 44 / 80 KiB, on the M4 44 / 83 KiB (Falcon-512: 45,636 bytes); signing with an [`ExpandedKey`] 34 / 63 KiB, on the M4 32 KiB for Falcon-512, beside
 //! the key itself (60 / 120 KiB; its tree array has one spare row for n = 512, so that both
