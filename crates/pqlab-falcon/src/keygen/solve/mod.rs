@@ -84,9 +84,9 @@ fn fits(p: &Poly<'_>, words: u32) -> bool {
 /// arrays on its word buffer. The schedule of [`solve_ntru`] fits in fewer (the steps that find
 /// room for two sets of residues take it, else they go one set at a time with the same
 /// results): 7.5 n gave every key of 100 seeds per degree; with 7 n Falcon-512 rejected
-/// candidate after candidate. The test
-/// `workspace_margin` runs with n / 2 fewer and must find the same keys (the solver rejects
-/// an (f, g) whose values outgrow its area, which would change the key).
+/// candidate after candidate. The test `workspace_margin` runs with n / 2 fewer and must find
+/// the same keys (the solver rejects an (f, g) whose values outgrow its area, which would
+/// change the key).
 pub(crate) const WORDS_PER_N: usize = 8;
 
 /// The key generation's workspace for degree N: [`WORDS_PER_N`] N words, 8-byte aligned so
