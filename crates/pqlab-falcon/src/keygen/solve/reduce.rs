@@ -389,8 +389,7 @@ fn fg_to_ntt<'s, M: SolverMul>(
         let tw = Twiddles::<M>::new(j, logn, &mut *twb);
         for (src, dst) in [(f, &mut *rf), (g, &mut *rg)] {
             let t = &mut dst[j * n..(j + 1) * n];
-            zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, t);
-            tw.ntt(t);
+            to_ntt(&tw, src, t);
         }
     }
     let fg = FgNtt {
@@ -518,8 +517,7 @@ fn sub_mul_ntt_lean<M: SolverMul>(
             let tw = Twiddles::<M>::new(j, logn, &mut *twb);
             k_ntt(&tw, k, kt);
             for (src, out) in [(f, &mut *r), (g, &mut *r_g)] {
-                zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, sx);
-                tw.ntt(sx);
+                to_ntt(&tw, src, sx);
                 product(&tw, kt, sx, &mut out[j * n..(j + 1) * n]);
             }
         }
@@ -530,8 +528,7 @@ fn sub_mul_ntt_lean<M: SolverMul>(
         for j in 0..np {
             let tw = Twiddles::<M>::new(j, logn, &mut *twb);
             k_ntt(&tw, k, kt);
-            zint::mod_small_signed_batch(&src.d[..n * src.w], src.w, &tw.m, sx);
-            tw.ntt(sx);
+            to_ntt(&tw, src, sx);
             product(&tw, kt, sx, &mut r[j * n..(j + 1) * n]);
         }
         sub_residues(r, np, crt_tmp, prod, P, s, wlim)
@@ -559,6 +556,14 @@ fn products_together<M: SolverMul>(
         product(&tw, kt, &fg.f[at.clone()], &mut r_f[at.clone()]);
         product(&tw, kt, &fg.g[at.clone()], &mut r_g[at]);
     }
+}
+
+/// The big-integer polynomial `src` (n coefficients) modulo the prime of `tw`, in NTT form,
+/// into `out`: the operand f or g of the products, kept ([`fg_to_ntt`]) or remade at each
+/// pass ([`sub_mul_ntt_lean`]).
+fn to_ntt<M: SolverMul>(tw: &Twiddles<'_, M>, src: &Poly<'_>, out: &mut [u32]) {
+    zint::mod_small_signed_batch(&src.d[..src.n * src.w], src.w, &tw.m, out);
+    tw.ntt(out);
 }
 
 /// NTT(k) modulo the prime of `tw` into `kt` (k: signed 32-bit coefficients as bits).
