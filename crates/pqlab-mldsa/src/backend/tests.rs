@@ -153,7 +153,17 @@ fn check<B: Ops>() -> usize {
 
         // Rejection samplers: any buffer length, any output length.
         let len = 3 * rng.gen_range(0..=280);
-        let buf: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+        let mut buf: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+        if case % 2 == 1 {
+            // About half the candidates at or above q (uniform bytes reject 0.1 %), so that
+            // vectors with rejected lanes are common.
+            for triple in buf.chunks_exact_mut(3) {
+                if rng.r#gen::<bool>() {
+                    triple[1] = 0xff;
+                    triple[2] = 0xff;
+                }
+            }
+        }
         let want = rng.gen_range(0..=256);
         let (mut a, mut b) = ([0; 256], [0; 256]);
         let na = B::rej_uniform(&buf, &mut a[..want]);

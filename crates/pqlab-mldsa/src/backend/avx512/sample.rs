@@ -57,15 +57,31 @@ pub(super) unsafe fn rej_uniform(buf: &[u8], out: &mut [i32]) -> usize {
     let mut pos = 0;
     while ctr < out.len() && buf.len() - pos >= 3 {
         let n = (buf.len() - pos).min(48);
-        let chunk = &buf[pos..pos + n];
-        // SAFETY: the mask enables the first n = chunk.len() bytes only; masked-off bytes are
-        // neither read nor able to fault.
-        let raw = unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, chunk.as_ptr().cast()) };
+        let raw = if buf.len() - pos >= 64 {
+            let chunk = &buf[pos..pos + 64];
+            // SAFETY: `chunk` is 64 readable bytes; the load needs no alignment.
+            unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+        } else {
+            let chunk = &buf[pos..pos + n];
+            // SAFETY: the mask enables the first n = chunk.len() bytes only; masked-off bytes
+            // are neither read nor able to fault.
+            unsafe { _mm512_maskz_loadu_epi8((1u64 << n) - 1, chunk.as_ptr().cast()) }
+        };
         let v = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(spread, raw), bytes);
         let v = _mm512_and_si512(v, low23);
         let valid = ((1u32 << (n / 3)) - 1) as u16;
         let below_q = _mm512_mask_cmplt_epi32_mask(valid, v, q);
-        ctr += append(out, ctr, first_ones(below_q, out.len() - ctr), v);
+        let room = out.len() - ctr;
+        if below_q == u16::MAX && room >= 16 {
+            // Every candidate accepted (all but about 1.6 % of the full chunks): stored whole,
+            // nothing to compress.
+            let tail = &mut out[ctr..ctr + 16];
+            // SAFETY: `tail` is 16 writable i32 (64 bytes); the store needs no alignment.
+            unsafe { _mm512_storeu_si512(tail.as_mut_ptr().cast(), v) };
+            ctr += 16;
+        } else {
+            ctr += append(out, ctr, first_ones(below_q, room), v);
+        }
         pos += n;
     }
     ctr
