@@ -31,7 +31,7 @@ pub enum Backend {
     Portable = 0,
     /// x86-64 AVX2 (with BMI1, BMI2, LZCNT and POPCNT): 256-bit vectors, 4-way Keccak.
     Avx2 = 1,
-    /// x86-64 AVX-512 (F, BW, VL and DQ): 512-bit vectors, 8-way Keccak.
+    /// x86-64 AVX-512 (F, BW, VL, DQ and CD): 512-bit vectors, 8-way Keccak.
     Avx512 = 2,
 }
 
@@ -143,6 +143,7 @@ fn detect() -> u8 {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512cd")
         {
             m |= 1 << Backend::Avx512 as u8;
         }

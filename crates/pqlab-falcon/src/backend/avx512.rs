@@ -71,7 +71,6 @@ impl Ops for Avx512 {
         unsafe { super::avx2::decompress(data, s) }
     }
 
-    #[cfg(not(feature = "fpr-emu"))]
     fn fft(f: &mut [crate::fpr::Fpr], logn: u32) {
         if logn >= 5 {
             let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
@@ -82,7 +81,6 @@ impl Ops for Avx512 {
         }
     }
 
-    #[cfg(not(feature = "fpr-emu"))]
     fn ifft(f: &mut [crate::fpr::Fpr], logn: u32) {
         if logn >= 5 {
             let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
@@ -105,7 +103,6 @@ impl Ops for Avx512 {
         unsafe { super::avx512_ldl::poly_ldlmv_fft(d11, l10, g00, g01, g11) }
     }
 
-    #[cfg(not(feature = "fpr-emu"))]
     fn split_level(
         f: &[crate::fpr::Fpr],
         hm: usize,
@@ -116,7 +113,6 @@ impl Ops for Avx512 {
         unsafe { super::avx512_tree::split_level(f, hm, f0, f1) }
     }
 
-    #[cfg(not(feature = "fpr-emu"))]
     fn merge_fft(f: &mut [crate::fpr::Fpr], f0: &[crate::fpr::Fpr], f1: &[crate::fpr::Fpr]) {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
         unsafe { super::avx512_tree::merge_fft(f, f0, f1) }

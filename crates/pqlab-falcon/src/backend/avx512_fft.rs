@@ -12,11 +12,15 @@
 //! Every lane performs the operations of the scalar kernel in the same order (separate
 //! multiplications and additions, no fused multiply-add, IEEE-754 binary64 lane by lane), so the
 //! results are the same bits as the portable transform; the equivalence test of
-//! `backend::tests` compares them. Only compiled with native floating point (`fpr-emu` keeps
-//! the portable transform), for n >= 32 (smaller degrees go to the portable transform).
+//! `backend::tests` compares them. The arithmetic is that of the build's floating-point back
+//! end (`avx512_fpr.rs`): `vaddpd` / `vsubpd` / `vmulpd`, or with `fpr-emu` the integer-only
+//! emulation on eight lanes (the same bits as the scalar emulation). For n >= 32 (smaller
+//! degrees go to the portable transform).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
+
+use super::avx512_fpr::{add, mul, sub};
 
 use crate::fpr::Fpr;
 
@@ -25,17 +29,17 @@ use crate::fpr::Fpr;
 pub(super) static GM_TAB: [u64; 2048] = crate::fft_table::GM_TAB;
 
 /// Eight values from `f[i..i + 8]`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 pub(super) fn load(f: &[Fpr], i: usize) -> __m512d {
     let c = &f[i..i + 8];
-    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native back end); `c` holds 8 values,
-    // the 64 bytes read.
+    // SAFETY: `Fpr` is `repr(transparent)` over `f64` (native) or `u64` (`fpr-emu`), 8 bytes
+    // either way; `c` holds 8 values, the 64 bytes read.
     unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
 }
 
 /// Stores eight values into `f[i..i + 8]`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 pub(super) fn store(f: &mut [Fpr], i: usize, v: __m512d) {
     let c = &mut f[i..i + 8];
@@ -45,7 +49,7 @@ pub(super) fn store(f: &mut [Fpr], i: usize, v: __m512d) {
 
 /// Eight twiddle words `GM_TAB[i..i + 8]` (four complex values, real and imaginary parts
 /// interleaved) as `f64` lanes.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 pub(super) fn load_gm(i: usize) -> __m512d {
     let c = &GM_TAB[i..i + 8];
@@ -53,25 +57,25 @@ pub(super) fn load_gm(i: usize) -> __m512d {
     unsafe { _mm512_loadu_pd(c.as_ptr().cast()) }
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn idx(i: [i64; 8]) -> __m512i {
     _mm512_setr_epi64(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7])
 }
 
 /// (a_re + i a_im)(b_re + i b_im) lane by lane, as [`crate::fft::cmul`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn cmul(a_re: __m512d, a_im: __m512d, b_re: __m512d, b_im: __m512d) -> (__m512d, __m512d) {
     (
-        _mm512_sub_pd(_mm512_mul_pd(a_re, b_re), _mm512_mul_pd(a_im, b_im)),
-        _mm512_add_pd(_mm512_mul_pd(a_re, b_im), _mm512_mul_pd(a_im, b_re)),
+        sub(mul(a_re, b_re), mul(a_im, b_im)),
+        add(mul(a_re, b_im), mul(a_im, b_re)),
     )
 }
 
 /// The twiddles of the groups `g..g + k` of a layer whose first twiddle is GM\[m\], spread so
 /// that lane l holds the one of group g + l / (8 / k) (k = 2, 4 or 8): (real, imaginary).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn twiddles(m: usize, g: usize, k: usize) -> (__m512d, __m512d) {
     let at = (m + g) << 1;
@@ -129,7 +133,7 @@ const fn gather(ht: usize) -> ([i64; 8], [i64; 8], [i64; 8], [i64; 8]) {
 }
 
 /// [`crate::fft::fft`] for 32 <= n = 2^logn <= 1024 (same bits).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn fft(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
@@ -146,10 +150,10 @@ pub(super) fn fft(f: &mut [Fpr], logn: u32) {
                 for j in (j1..j1 + ht).step_by(8) {
                     let (x_re, x_im) = (load(re, j), load(im, j));
                     let (y_re, y_im) = cmul(load(re, j + ht), load(im, j + ht), s_re, s_im);
-                    store(re, j, _mm512_add_pd(x_re, y_re));
-                    store(im, j, _mm512_add_pd(x_im, y_im));
-                    store(re, j + ht, _mm512_sub_pd(x_re, y_re));
-                    store(im, j + ht, _mm512_sub_pd(x_im, y_im));
+                    store(re, j, add(x_re, y_re));
+                    store(im, j, add(x_im, y_im));
+                    store(re, j + ht, sub(x_re, y_re));
+                    store(im, j + ht, sub(x_im, y_im));
                 }
             }
         } else {
@@ -168,8 +172,8 @@ pub(super) fn fft(f: &mut [Fpr], logn: u32) {
                     s_re,
                     s_im,
                 );
-                let (u_re, u_im) = (_mm512_add_pd(x_re, y_re), _mm512_add_pd(x_im, y_im));
-                let (v_re, v_im) = (_mm512_sub_pd(x_re, y_re), _mm512_sub_pd(x_im, y_im));
+                let (u_re, u_im) = (add(x_re, y_re), add(x_im, y_im));
+                let (v_re, v_im) = (sub(x_re, y_re), sub(x_im, y_im));
                 store(re, blk, _mm512_permutex2var_pd(u_re, px, v_re));
                 store(re, blk + 8, _mm512_permutex2var_pd(u_re, py, v_re));
                 store(im, blk, _mm512_permutex2var_pd(u_im, px, v_im));
@@ -182,7 +186,7 @@ pub(super) fn fft(f: &mut [Fpr], logn: u32) {
 }
 
 /// [`crate::fft::ifft`] for 32 <= n = 2^logn <= 1024 (same bits).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn ifft(f: &mut [Fpr], logn: u32) {
     let n = 1usize << logn;
     let hn = n >> 1;
@@ -199,14 +203,9 @@ pub(super) fn ifft(f: &mut [Fpr], logn: u32) {
                 for j in (j1..j1 + t).step_by(8) {
                     let (x_re, x_im) = (load(re, j), load(im, j));
                     let (y_re, y_im) = (load(re, j + t), load(im, j + t));
-                    store(re, j, _mm512_add_pd(x_re, y_re));
-                    store(im, j, _mm512_add_pd(x_im, y_im));
-                    let (d_re, d_im) = cmul(
-                        _mm512_sub_pd(x_re, y_re),
-                        _mm512_sub_pd(x_im, y_im),
-                        s_re,
-                        s_im,
-                    );
+                    store(re, j, add(x_re, y_re));
+                    store(im, j, add(x_im, y_im));
+                    let (d_re, d_im) = cmul(sub(x_re, y_re), sub(x_im, y_im), s_re, s_im);
                     store(re, j + t, d_re);
                     store(im, j + t, d_im);
                 }
@@ -224,13 +223,8 @@ pub(super) fn ifft(f: &mut [Fpr], logn: u32) {
                 let x_im = _mm512_permutex2var_pd(a_im, gx, b_im);
                 let y_re = _mm512_permutex2var_pd(a_re, gy, b_re);
                 let y_im = _mm512_permutex2var_pd(a_im, gy, b_im);
-                let (u_re, u_im) = (_mm512_add_pd(x_re, y_re), _mm512_add_pd(x_im, y_im));
-                let (v_re, v_im) = cmul(
-                    _mm512_sub_pd(x_re, y_re),
-                    _mm512_sub_pd(x_im, y_im),
-                    s_re,
-                    s_im,
-                );
+                let (u_re, u_im) = (add(x_re, y_re), add(x_im, y_im));
+                let (v_re, v_im) = cmul(sub(x_re, y_re), sub(x_im, y_im), s_re, s_im);
                 store(re, blk, _mm512_permutex2var_pd(u_re, px, v_re));
                 store(re, blk + 8, _mm512_permutex2var_pd(u_re, py, v_re));
                 store(im, blk, _mm512_permutex2var_pd(u_im, px, v_im));
@@ -242,7 +236,7 @@ pub(super) fn ifft(f: &mut [Fpr], logn: u32) {
     }
     let ni = _mm512_set1_pd(f64::from_bits(Fpr::p2(logn).to_bits()));
     for j in (0..hn).step_by(8) {
-        store(re, j, _mm512_mul_pd(load(re, j), ni));
-        store(im, j, _mm512_mul_pd(load(im, j), ni));
+        store(re, j, mul(load(re, j), ni));
+        store(im, j, mul(load(im, j), ni));
     }
 }

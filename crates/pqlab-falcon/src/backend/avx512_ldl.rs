@@ -16,13 +16,13 @@ use core::arch::x86_64::*;
 use super::avx512_fft::{load, store};
 use crate::fpr::Fpr;
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 pub(super) fn splat(x: u64) -> __m512i {
     _mm512_set1_epi64(x as i64)
 }
 
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn splat_pd(x: f64) -> __m512d {
     _mm512_set1_pd(x)
@@ -34,7 +34,7 @@ fn splat_pd(x: f64) -> __m512d {
 /// corrections, which make the result the correctly rounded quotient whatever the estimate
 /// within 2^-49 (the test below compares the two on the mantissas at the ends of [1, 2) and
 /// random ones).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn recip(x: __m512d) -> __m512d {
     const FRAC: u64 = (1 << 52) - 1;
@@ -81,7 +81,7 @@ fn recip(x: __m512d) -> __m512d {
 
 /// [`crate::fft::poly_ldlmv_fft`]: d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00), eight
 /// complex values at a time (the portable kernel when n / 2 is not a multiple of eight).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn poly_ldlmv_fft(
     d11: &mut [Fpr],
     l10: &mut [Fpr],

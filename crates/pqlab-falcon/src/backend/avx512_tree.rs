@@ -8,18 +8,21 @@
 //! Every lane performs the operations of the scalar kernel in the same order (separate
 //! multiplications and additions, no fused multiply-add, IEEE-754 binary64 lane by lane), so
 //! the results are the same bits as the portable kernels'; the equivalence tests of
-//! `backend::tests` compare them. Only compiled with native floating point (`fpr-emu` keeps the
-//! portable kernels).
+//! `backend::tests` compare them. With `fpr-emu`, splitfft and mergefft run on the emulated
+//! lanes of `avx512_fpr.rs` (the same bits as the scalar emulation); the square root keeps
+//! the portable kernel there.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use super::avx512_fft::{GM_TAB, load, load_gm, store};
+use super::avx512_fpr::{add, mul, sub};
+#[cfg(not(feature = "fpr-emu"))]
 use super::avx512_ldl::splat;
 use crate::fpr::Fpr;
 
 /// The even-indexed and the odd-indexed lanes of the 16 values (lo, hi).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn deinterleave(lo: __m512d, hi: __m512d) -> (__m512d, __m512d) {
     let even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
@@ -33,7 +36,7 @@ fn deinterleave(lo: __m512d, hi: __m512d) -> (__m512d, __m512d) {
 /// The twiddles of outputs k to k + 8 of [`split_level`] (node place u = k mod qm): gm(u + hm)
 /// and its negated imaginary part. Below eight per node the pattern repeats in every group of
 /// eight.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn twiddles(k: usize, qm: usize, hm: usize) -> (__m512d, __m512d) {
     if qm >= 8 {
@@ -53,7 +56,7 @@ fn twiddles(k: usize, qm: usize, hm: usize) -> (__m512d, __m512d) {
 
 /// [`crate::fft::split_level`] eight outputs at a time (the portable kernel when a half holds
 /// fewer than eight or not a multiple of eight values).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [Fpr]; 2]) {
     let h = f.len() >> 1;
     let q = h >> 1;
@@ -71,19 +74,19 @@ pub(super) fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [
         let (w_re, w_im) = if qm < 8 { fixed } else { twiddles(k, qm, hm) };
         let (a_re, b_re) = deinterleave(load(re, 2 * k), load(re, 2 * k + 8));
         let (a_im, b_im) = deinterleave(load(im, 2 * k), load(im, 2 * k + 8));
-        store(f0_re, k, _mm512_mul_pd(_mm512_add_pd(a_re, b_re), half));
-        store(f0_im, k, _mm512_mul_pd(_mm512_add_pd(a_im, b_im), half));
-        let (x_re, x_im) = (_mm512_sub_pd(a_re, b_re), _mm512_sub_pd(a_im, b_im));
-        let t_re = _mm512_sub_pd(_mm512_mul_pd(x_re, w_re), _mm512_mul_pd(x_im, w_im));
-        let t_im = _mm512_add_pd(_mm512_mul_pd(x_re, w_im), _mm512_mul_pd(x_im, w_re));
-        store(f1_re, k, _mm512_mul_pd(t_re, half));
-        store(f1_im, k, _mm512_mul_pd(t_im, half));
+        store(f0_re, k, mul(add(a_re, b_re), half));
+        store(f0_im, k, mul(add(a_im, b_im), half));
+        let (x_re, x_im) = (sub(a_re, b_re), sub(a_im, b_im));
+        let t_re = sub(mul(x_re, w_re), mul(x_im, w_im));
+        let t_im = add(mul(x_re, w_im), mul(x_im, w_re));
+        store(f1_re, k, mul(t_re, half));
+        store(f1_im, k, mul(t_im, half));
     }
 }
 
 /// [`crate::fft::poly_merge_fft`] (Falcon spec v1.2, Algorithm 2: mergefft) eight outputs at a
 /// time for n >= 32, the portable kernel below.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
     let n = f.len();
     if n < 32 {
@@ -99,10 +102,10 @@ pub(super) fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
         let (c_re, c_im) = (load(f1, u), load(f1, u + qn));
         let i = u + hn;
         let (w_re, w_im) = deinterleave(load_gm(2 * i), load_gm(2 * i + 8));
-        let b_re = _mm512_sub_pd(_mm512_mul_pd(c_re, w_re), _mm512_mul_pd(c_im, w_im));
-        let b_im = _mm512_add_pd(_mm512_mul_pd(c_re, w_im), _mm512_mul_pd(c_im, w_re));
+        let b_re = sub(mul(c_re, w_re), mul(c_im, w_im));
+        let b_im = add(mul(c_re, w_im), mul(c_im, w_re));
         for (x, y, at) in [(a_re, b_re, 2 * u), (a_im, b_im, hn + 2 * u)] {
-            let (s, d) = (_mm512_add_pd(x, y), _mm512_sub_pd(x, y));
+            let (s, d) = (add(x, y), sub(x, y));
             store(f, at, _mm512_permutex2var_pd(s, lo, d));
             store(f, at + 8, _mm512_permutex2var_pd(s, hi, d));
         }
@@ -112,7 +115,8 @@ pub(super) fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
 /// `crate::fpr::backend::sqrt_bits` (the constant-time correctly rounded square root) on eight
 /// lanes, step for step: the same seed and Newton iterations in `f64`, the same exact
 /// remainders in 64-bit integers and the same masked corrections.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[cfg(not(feature = "fpr-emu"))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn sqrt(x: __m512d) -> __m512d {
     const FRAC: u64 = (1 << 52) - 1;
@@ -182,7 +186,8 @@ fn sqrt(x: __m512d) -> __m512d {
 }
 
 /// Each x of `v` replaced by sqrt(x) s, eight at a time (the portable kernel for the rest).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq")]
+#[cfg(not(feature = "fpr-emu"))]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 pub(super) fn sqrt_scale(v: &mut [Fpr], s: Fpr) {
     let whole = v.len() & !7;
     let sv = _mm512_set1_pd(f64::from_bits(s.to_bits()));

@@ -35,11 +35,13 @@ use crate::fpr::Fpr;
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+#[cfg(target_arch = "x86_64")]
 mod avx512_fft;
+#[cfg(target_arch = "x86_64")]
+mod avx512_fpr;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
 mod avx512_ldl;
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+#[cfg(target_arch = "x86_64")]
 mod avx512_tree;
 pub(crate) mod portable;
 
