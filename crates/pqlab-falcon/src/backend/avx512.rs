@@ -91,7 +91,6 @@ impl Ops for Avx512 {
         }
     }
 
-    #[cfg(not(feature = "fpr-emu"))]
     fn ldlmv(
         d11: &mut [crate::fpr::Fpr],
         l10: &mut [crate::fpr::Fpr],

@@ -159,6 +159,58 @@ mod lanes {
         )
     }
 
+    /// `fpr_emu_inv::approx_quotient` on eight lanes: floor((2^106 - 1) / m) within one unit
+    /// for mantissas m in \[2^52, 2^53) (the same integer steps: the quadratic seed, three
+    /// Newton steps on 32-bit words, the last one with all of m). Every intermediate value of
+    /// the scalar code that is an `i32` or `u32` fits in the low half of its lane here (the
+    /// bounds are in `fpr_emu_inv.rs`), so the 32 x 32 products `vpmuludq` / `vpmuldq` and the
+    /// 64-bit shifts give the same numbers.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+    #[inline]
+    fn approx_quotient(m: __m512i) -> __m512i {
+        let d = _mm512_srli_epi64::<21>(m);
+        let d14 = _mm512_srli_epi64::<17>(d);
+        let cd = _mm512_srli_epi64::<14>(_mm512_mul_epu32(k(21180), d14));
+        let u = _mm512_sub_epi64(k(95309), cd);
+        let v = _mm512_srli_epi64::<14>(_mm512_mul_epu32(d14, u));
+        let mut y = _mm512_slli_epi64::<14>(_mm512_sub_epi64(k(139_001), v));
+        for _ in 0..3 {
+            let p = _mm512_mul_epu32(d, y);
+            let err = _mm512_sub_epi64(k(1 << 61), p);
+            let eh = _mm512_srai_epi64::<30>(err);
+            y = _mm512_add_epi64(y, _mm512_srai_epi64::<31>(_mm512_mul_epi32(y, eh)));
+        }
+        let r = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(m, y));
+        let rh = _mm512_srai_epi64::<27>(r);
+        let corr = _mm512_srai_epi64::<31>(_mm512_mul_epi32(y, rh));
+        _mm512_add_epi64(_mm512_slli_epi64::<24>(y), corr)
+    }
+
+    /// `fpr_emu_inv::recip_bits` (the correctly rounded 1 / x of the emulation, `Fpr::inv`) on
+    /// eight lanes of normal non-zero values: the quotient estimate, the exact remainder
+    /// (wrapping 64-bit products) and the same two masked corrections.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+    #[inline]
+    pub(crate) fn recip(x: __m512d) -> __m512d {
+        let b = _mm512_castpd_si512(x);
+        let e = exp_of(b);
+        let m = _mm512_or_si512(_mm512_and_si512(b, k(MANT)), k(IMPLICIT));
+        let mut q = approx_quotient(m);
+        let mut rem = _mm512_sub_epi64(k(-1), _mm512_mullo_epi64(q, m));
+        // rem < 0: one less.
+        let neg = _mm512_srai_epi64::<63>(rem);
+        q = _mm512_add_epi64(q, neg);
+        rem = _mm512_add_epi64(rem, _mm512_and_si512(m, neg));
+        // rem >= m: one more.
+        let lt = _mm512_srai_epi64::<63>(_mm512_sub_epi64(rem, m));
+        q = _mm512_add_epi64(q, _mm512_andnot_si512(lt, k(1)));
+        let mant = _mm512_srli_epi64::<1>(_mm512_add_epi64(q, k(1)));
+        let r = _mm512_add_epi64(_mm512_slli_epi64::<52>(_mm512_sub_epi64(k(2044), e)), mant);
+        let ok = _mm512_srai_epi64::<63>(_mm512_sub_epi64(r, k(IMPLICIT)));
+        let out = _mm512_or_si512(_mm512_and_si512(b, k(SIGN)), _mm512_andnot_si512(ok, r));
+        _mm512_castsi512_pd(out)
+    }
+
     /// a + b lane by lane (the bits of the scalar emulated `Fpr::add`).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
     #[inline]
@@ -182,6 +234,8 @@ mod lanes {
     }
 }
 
+#[cfg(feature = "fpr-emu")]
+pub(super) use lanes::recip;
 pub(super) use lanes::{add, mul, sub};
 
 #[cfg(test)]

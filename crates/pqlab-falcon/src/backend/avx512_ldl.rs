@@ -7,15 +7,20 @@
 //! Every lane performs the operations of the scalar kernel in the same order (separate
 //! multiplications and additions, no fused multiply-add, IEEE-754 binary64 lane by lane) and the
 //! reciprocal is exact, so the results are the same bits as the portable kernel's; the
-//! equivalence test of `backend::tests` compares them. Only compiled with native floating
-//! point (`fpr-emu` keeps the portable kernel).
+//! equivalence test of `backend::tests` compares them. With `fpr-emu`, the arithmetic and the
+//! reciprocal are those of the emulated lanes of `avx512_fpr.rs` (the same bits as the scalar
+//! emulation; no floating-point instruction).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use super::avx512_fft::{load, store};
+#[cfg(feature = "fpr-emu")]
+use super::avx512_fpr::recip;
+use super::avx512_fpr::{add, mul, sub};
 use crate::fpr::Fpr;
 
+#[cfg(not(feature = "fpr-emu"))]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 pub(super) fn splat(x: u64) -> __m512i {
@@ -34,6 +39,7 @@ fn splat_pd(x: f64) -> __m512d {
 /// corrections, which make the result the correctly rounded quotient whatever the estimate
 /// within 2^-49 (the test below compares the two on the mantissas at the ends of [1, 2) and
 /// random ones).
+#[cfg(not(feature = "fpr-emu"))]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
 fn recip(x: __m512d) -> __m512d {
@@ -99,20 +105,17 @@ pub(super) fn poly_ldlmv_fft(
         let (a_re, a_im) = (load(g01, u), load(g01, u + hn));
         let (b_re, b_im) = (load(g00, u), load(g00, u + hn));
         // cdiv: a * (conj(b) / |b|^2).
-        let inv = recip(_mm512_add_pd(
-            _mm512_mul_pd(b_re, b_re),
-            _mm512_mul_pd(b_im, b_im),
-        ));
-        let c_re = _mm512_mul_pd(b_re, inv);
-        let c_im = _mm512_mul_pd(_mm512_xor_pd(b_im, neg), inv);
-        let mu_re = _mm512_sub_pd(_mm512_mul_pd(a_re, c_re), _mm512_mul_pd(a_im, c_im));
-        let mu_im = _mm512_add_pd(_mm512_mul_pd(a_re, c_im), _mm512_mul_pd(a_im, c_re));
+        let inv = recip(add(mul(b_re, b_re), mul(b_im, b_im)));
+        let c_re = mul(b_re, inv);
+        let c_im = mul(_mm512_xor_pd(b_im, neg), inv);
+        let mu_re = sub(mul(a_re, c_re), mul(a_im, c_im));
+        let mu_im = add(mul(a_re, c_im), mul(a_im, c_re));
         // p = mu conj(g01).
         let na_im = _mm512_xor_pd(a_im, neg);
-        let p_re = _mm512_sub_pd(_mm512_mul_pd(mu_re, a_re), _mm512_mul_pd(mu_im, na_im));
-        let p_im = _mm512_add_pd(_mm512_mul_pd(mu_re, na_im), _mm512_mul_pd(mu_im, a_re));
-        store(d11, u, _mm512_sub_pd(load(g11, u), p_re));
-        store(d11, u + hn, _mm512_sub_pd(load(g11, u + hn), p_im));
+        let p_re = sub(mul(mu_re, a_re), mul(mu_im, na_im));
+        let p_im = add(mul(mu_re, na_im), mul(mu_im, a_re));
+        store(d11, u, sub(load(g11, u), p_re));
+        store(d11, u + hn, sub(load(g11, u + hn), p_im));
         store(l10, u, mu_re);
         store(l10, u + hn, _mm512_xor_pd(mu_im, neg));
     }
@@ -150,7 +153,7 @@ mod tests {
                 *v = Fpr::from_bits((next() & (1 << 63)) | (e << 52) | m);
             }
             let mut got = [Fpr::ZERO; 8];
-            // SAFETY: AVX-512 F, BW, VL and DQ were detected above.
+            // SAFETY: the AVX-512 back end (F, BW, VL, DQ and CD) was detected above.
             unsafe { store(&mut got, 0, recip(load(&x, 0))) };
             for (g, v) in got.iter().zip(&x) {
                 assert_eq!(g.to_bits(), v.inv().to_bits(), "1 / {:#x}", v.to_bits());

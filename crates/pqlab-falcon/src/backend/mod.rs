@@ -39,7 +39,7 @@ pub(crate) mod avx512;
 mod avx512_fft;
 #[cfg(target_arch = "x86_64")]
 mod avx512_fpr;
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+#[cfg(target_arch = "x86_64")]
 mod avx512_ldl;
 #[cfg(target_arch = "x86_64")]
 mod avx512_tree;
