@@ -13,7 +13,6 @@ use zeroize::Zeroize;
 
 use crate::backend::Ops;
 use crate::ffldl_levels::ffldl_levels;
-use crate::fft::{poly_add, poly_mul_fft, poly_sub};
 use crate::fpr::Fpr;
 use crate::sampler::Sampler;
 
@@ -107,10 +106,8 @@ pub(crate) fn ff_sampling<B: Ops>(
         B::merge_fft(z1, a, b);
     }
     // tb0 = t0 + (t1 - z1) l10.
-    tmp.copy_from_slice(t1);
-    poly_sub(tmp, z1);
-    poly_mul_fft(tmp, l10);
-    poly_add(tmp, t0);
+    tmp.copy_from_slice(t0);
+    B::diff_mul_add_fft(tmp, t1, z1, l10);
     // z0 = ffSampling of split(tb0) with the left subtree.
     {
         let (a, b) = z0.split_at_mut(hn);
@@ -280,11 +277,8 @@ fn sample_children<B: Ops>(
         let (a, b) = zs.split_at(hn);
         B::merge_fft(z1, a, b);
     }
-    zs.copy_from_slice(t1);
-    poly_sub(zs, z1);
+    B::diff_mul_add_fft(t0, t1, z1, l10);
     t1.copy_from_slice(z1);
-    poly_mul_fft(zs, l10);
-    poly_add(t0, zs);
     let (a, b) = zs.split_at_mut(hn);
     B::split_fft(a, b, t0);
     {

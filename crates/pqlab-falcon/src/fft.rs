@@ -134,6 +134,19 @@ pub(crate) fn poly_mul_fft(a: &mut [Fpr], b: &[Fpr]) {
     }
 }
 
+/// acc += (t1 - z1) l10 (FFT representation): the target update of ffSampling (Falcon spec
+/// v1.2, Algorithm 11, line 6: t0 + (t1 - z1) l10), one complex value at a time in the order of
+/// [`poly_sub`], [`poly_mul_fft`] and [`poly_add`].
+pub(crate) fn poly_diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[Fpr]) {
+    let hn = acc.len() >> 1;
+    for u in 0..hn {
+        let (d_re, d_im) = (t1[u].sub(z1[u]), t1[u + hn].sub(z1[u + hn]));
+        let (p_re, p_im) = cmul(d_re, d_im, l10[u], l10[u + hn]);
+        acc[u] = acc[u].add(p_re);
+        acc[u + hn] = acc[u + hn].add(p_im);
+    }
+}
+
 /// a *= adj(b) (FFT representation).
 pub(crate) fn poly_muladj_fft(a: &mut [Fpr], b: &[Fpr]) {
     let hn = a.len() >> 1;

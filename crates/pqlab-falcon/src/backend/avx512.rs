@@ -117,6 +117,16 @@ impl Ops for Avx512 {
         unsafe { super::avx512_tree::merge_fft(f, f0, f1) }
     }
 
+    fn diff_mul_add_fft(
+        acc: &mut [crate::fpr::Fpr],
+        t1: &[crate::fpr::Fpr],
+        z1: &[crate::fpr::Fpr],
+        l10: &[crate::fpr::Fpr],
+    ) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::diff_mul_add_fft(acc, t1, z1, l10) }
+    }
+
     #[cfg(not(feature = "fpr-emu"))]
     fn sqrt_scale(v: &mut [crate::fpr::Fpr], s: crate::fpr::Fpr) {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.

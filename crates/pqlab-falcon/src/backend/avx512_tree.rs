@@ -112,6 +112,26 @@ pub(super) fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
     }
 }
 
+/// [`crate::fft::poly_diff_mul_add_fft`]: acc += (t1 - z1) l10, eight complex values at a time
+/// (the portable kernel when n / 2 is not a multiple of eight).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+pub(super) fn diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[Fpr]) {
+    let hn = acc.len() >> 1;
+    if !hn.is_multiple_of(8) {
+        crate::fft::poly_diff_mul_add_fft(acc, t1, z1, l10);
+        return;
+    }
+    for u in (0..hn).step_by(8) {
+        let d_re = sub(load(t1, u), load(z1, u));
+        let d_im = sub(load(t1, u + hn), load(z1, u + hn));
+        let (l_re, l_im) = (load(l10, u), load(l10, u + hn));
+        let p_re = sub(mul(d_re, l_re), mul(d_im, l_im));
+        let p_im = add(mul(d_re, l_im), mul(d_im, l_re));
+        store(acc, u, add(load(acc, u), p_re));
+        store(acc, u + hn, add(load(acc, u + hn), p_im));
+    }
+}
+
 /// `crate::fpr::backend::sqrt_bits` (the constant-time correctly rounded square root) on eight
 /// lanes, step for step: the same seed and Newton iterations in `f64`, the same exact
 /// remainders in 64-bit integers and the same masked corrections.

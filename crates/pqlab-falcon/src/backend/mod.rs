@@ -302,6 +302,13 @@ pub(crate) trait Ops {
         crate::fft::poly_merge_fft(f, f0, f1);
     }
 
+    /// Falcon spec v1.2, Algorithm 11, line 6: `acc` += (t1 - z1) l10 in FFT representation
+    /// ([`crate::fft::poly_diff_mul_add_fft`]; the AVX-512 back end computes the same bits
+    /// eight values at a time).
+    fn diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[Fpr]) {
+        crate::fft::poly_diff_mul_add_fft(acc, t1, z1, l10);
+    }
+
     /// Algorithm 8, step 6 on leaves: each x of `v` replaced by sqrt(x) `s` (the constant-time
     /// square root of [`Fpr::sqrt`]; the AVX-512 back end computes the same bits eight values
     /// at a time).

@@ -158,6 +158,7 @@ fn check<B: Ops>() -> usize {
         check_n::<B, 1024>(&mut rng, case);
         check_decompress::<B>(&mut rng, case);
         check_ldlmv::<B>(&mut rng, case);
+        check_diff_mul_add::<B>(&mut rng, case);
         check_hash_block::<B>(&mut rng, case);
         check_fft::<B>(&mut rng, case);
         check_tree_kernels::<B>(&mut rng, case);
@@ -205,6 +206,40 @@ fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
     assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
+}
+
+/// The target update of ffSampling (acc += (t1 - z1) l10) of `B` against the portable one, bit
+/// for bit, for every size n = 2 to 1024, on values of mixed magnitudes and signs (near
+/// cancellations in t1 - z1 included).
+fn check_diff_mul_add<B: Ops>(rng: &mut StdRng, case: usize) {
+    use crate::fpr::Fpr;
+    let n = 1usize << (1 + case % 10);
+    let mut v = [[Fpr::ZERO; 1024]; 4];
+    for p in v.iter_mut() {
+        for x in p[..n].iter_mut() {
+            let scale = 2f64.powi(rng.gen_range(-30..30));
+            *x = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+        }
+    }
+    for u in (0..n).step_by(3) {
+        // t1 and z1 close: the difference loses most of its bits.
+        v[2][u] = Fpr::from_bits(
+            f64::from_bits(v[1][u].to_bits())
+                .mul_add(1.0, 1e-12)
+                .to_bits(),
+        );
+    }
+    let [acc, t1, z1, l10] = &v;
+    let (mut a, mut b) = (*acc, *acc);
+    B::diff_mul_add_fft(&mut a[..n], &t1[..n], &z1[..n], &l10[..n]);
+    Portable::diff_mul_add_fft(&mut b[..n], &t1[..n], &z1[..n], &l10[..n]);
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    assert_eq!(
+        bits(&a),
+        bits(&b),
+        "{:?} n = {n}: diff_mul_add_fft",
+        B::BACKEND
+    );
 }
 
 /// The depth-by-depth tree kernels of `B` against the portable ones, bit for bit: splitfft over
