@@ -11,7 +11,10 @@
 //!   for repeated signing with identical results.
 //! * [`hash_to_point_vartime`] and [`hash_to_point_ct`]: HashToPoint (Section 3.7).
 //! * [`fpr::Fpr`]: the floating-point type of the signer; native `f64` by default, an
-//!   integer-only binary64 emulation with the `fpr-emu` feature (bit-identical results).
+//!   integer-only binary64 emulation with the `fpr-emu` feature (bit-identical results). On
+//!   AVX-512 the signer's FFT, inverse FFT, splitfft, mergefft, LDL step and target update run
+//!   eight values at a time with either: `vaddpd` / `vmulpd`, or the emulation's integer
+//!   sequence on eight lanes (the sampler stays scalar).
 //!
 //! Signing draws randomness as the round-3 reference does (40-byte nonce, then a 48-byte seed
 //! for the SHAKE256 that seeds the sampler's ChaCha20 PRNG), so that
