@@ -14,17 +14,18 @@ use crate::backend::Ops;
 use crate::params::ParameterSet;
 use crate::poly::{Columns, Poly, ShortNtt, matrix_rows_apart, row_times_vector};
 
-/// The vectors one attempt keeps: NTT(y), then w0 = LowBits(w) in the place of w (l + k
-/// polynomials), w1 = HighBits(w) packed (w1Encode), and the scratch of the rounding and of the
-/// 16-bit products, wiped on drop. The checks and z take their scratch from here too (NTT(y) is
-/// not read once w is computed): nothing is zeroed or wiped per attempt, only once per
-/// signature.
+/// The vectors one attempt keeps: NTT(y), then z in its place (l polynomials, packed into the
+/// signature only once the attempt is accepted), w, then w0 = LowBits(w) in the place of w (k
+/// polynomials), w1 = HighBits(w) packed (w1Encode), and the scratch of the products and the
+/// hints, wiped on drop. Nothing is zeroed or wiped per attempt, only once per signature.
 pub(super) struct Work<P: ParameterSet> {
     y_hat: P::VecL,
     w: P::VecK,
     w1_packed: [u8; W1_PACKED],
     w1: Poly,
-    w0: Poly,
+    cs: Poly,
+    secret: Poly,
+    c_hat: Poly,
     short: [i16; 256],
     short_secret: ShortNtt,
 }
@@ -36,7 +37,9 @@ impl<P: ParameterSet> Work<P> {
             w: P::VecK::ZERO,
             w1_packed: [0; W1_PACKED],
             w1: Poly::ZERO,
-            w0: Poly::ZERO,
+            cs: Poly::ZERO,
+            secret: Poly::ZERO,
+            c_hat: Poly::ZERO,
             short: [0; 256],
             short_secret: ShortNtt([0; 256]),
         }
@@ -79,13 +82,15 @@ impl<P: ParameterSet> Work<P> {
         h.finalize().squeeze(c_tilde);
     }
 
-    /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the r0 check and z over y in
-    /// `z_part` on every attempt, their outcomes combined without a branch
-    /// ([`all_of`](super::all_of)), so that which of the two rejected an attempt is not revealed;
-    /// then, where both passed, <<c t0>> and the hints into `bits` (a check that rejects an
-    /// attempt in 0.3 to 0.8 % of signatures: see `pqlab-ct`'s finding `mldsa-sign-hint-stage`).
-    /// Each part computes all its rows or columns. The checks and hints are in the reference form,
-    /// on w0 and w1 kept from [`Work::commit`] (see [`r0_row`]).
+    /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the r0 check and z (in the place
+    /// of NTT(y), from y packed in `z_part`) on every attempt, their outcomes combined without a
+    /// branch ([`all_of`](super::all_of)), so that which of the two rejected an attempt is not
+    /// revealed; then, where both passed, <<c t0>> and the hints into `bits` (a check that
+    /// rejects an attempt in 0.3 to 0.8 % of signatures: see `pqlab-ct`'s finding
+    /// `mldsa-sign-hint-stage`); z is packed into `z_part` (sigEncode's place of z, Algorithm
+    /// 26) only for an accepted attempt. Each part computes all its rows or columns. The checks
+    /// and hints are in the reference form, on w0 and w1 kept from [`Work::commit`] (see
+    /// [`r0_row`]).
     pub(super) fn respond<B: Ops>(
         &mut self,
         sk: &KeyParts<'_>,
@@ -94,21 +99,16 @@ impl<P: ParameterSet> Work<P> {
         z_part: &mut [u8],
         bits: &mut HintBits,
     ) -> bool {
-        // NTT(y) is not read again in this attempt: three of its polynomials are the scratch
-        // (l >= 4 for every parameter set, so the `else` is never taken).
-        let [cs, secret, c_hat, ..] = self.y_hat.as_mut() else {
-            return false;
-        };
         let t = &mut RowScratch {
             w1: &mut self.w1,
-            w0: &mut self.w0,
-            cs,
-            secret,
+            cs: &mut self.cs,
+            secret: &mut self.secret,
             short: &mut self.short,
             short_secret: &mut self.short_secret,
         };
         let r0_ok = r0_rows::<P, B>(sk, prep, c, self.w.as_mut(), t);
-        let z_ok = z_columns::<P, B>(sk, prep, c, z_part, t);
+        let z = self.y_hat.as_mut();
+        let z_ok = z_columns::<P, B>(sk, prep, c, z_part, z, t);
         // The hint rows only where both passed: a rejection there (0.8 %, 0.3 % and 0.7 % of
         // signatures of ML-DSA-44, 65 and 87) is the one case in which more than acceptance is
         // revealed; computing them on every attempt would cost 10 to 30 % more per attempt.
@@ -116,10 +116,19 @@ impl<P: ParameterSet> Work<P> {
             return false;
         }
         // Line 18's NTT(c), needed only here (<<c t0>> is not short).
+        let c_hat = &mut self.c_hat;
         c_hat.0 = c.c.0;
         c_hat.ntt::<B>();
         let w1_packed = &self.w1_packed[..P::K * 32 * P::W1_BITS];
-        hint_rows::<P, B>(sk, prep, c_hat, self.w.as_mut(), w1_packed, t, bits)
+        if !hint_rows::<P, B>(sk, prep, c_hat, self.w.as_mut(), w1_packed, t, bits) {
+            return false;
+        }
+        // Line 33's z of the accepted attempt, BitPack(z, gamma1 - 1, gamma1).
+        let len = 32 * P::GAMMA1_BITS;
+        for (z_j, chunk) in z.iter().zip(z_part.chunks_exact_mut(len)) {
+            B::bit_pack(&z_j.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
+        }
+        true
     }
 }
 
@@ -129,7 +138,9 @@ impl<P: ParameterSet> Drop for Work<P> {
         self.w.zeroize();
         wipe(&mut self.w1_packed);
         self.w1.zeroize();
-        self.w0.zeroize();
+        self.cs.zeroize();
+        self.secret.zeroize();
+        self.c_hat.zeroize();
         wipe(&mut self.short);
         self.short_secret.zeroize();
     }
@@ -197,27 +208,25 @@ fn w_rows<P: ParameterSet, B: Ops>(
     }
 }
 
-/// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\]),
-/// built over y\[j\] in `z_part` (which holds y packed, as sigEncode will hold z). Returns
-/// whether every ||z\[j\]|| < gamma1 - beta; every column is computed either way. z\[j\] is
-/// built in `t.w0` (the scratch is the attempt's, wiped with it).
+/// FIPS 204, Algorithm 7 lines 19 to 21, column by column: z\[j\] = y\[j\] + NTT^-1(c_hat o s1_hat\[j\])
+/// into `z` (y\[j\] unpacked from `y_packed`, where sigEncode will put z). Returns whether every
+/// ||z\[j\]|| < gamma1 - beta; every column is computed either way.
 #[inline(never)]
 fn z_columns<P: ParameterSet, B: Ops>(
     sk: &KeyParts<'_>,
     prep: Option<&Prepared<P>>,
     c: &Challenge,
-    z_part: &mut [u8],
+    y_packed: &[u8],
+    z: &mut [Poly],
     t: &mut RowScratch<'_>,
 ) -> bool {
     let len = 32 * P::GAMMA1_BITS;
     let mut reject = false;
-    for (j, chunk) in z_part.chunks_exact_mut(len).enumerate() {
+    for (j, (z_j, chunk)) in z.iter_mut().zip(y_packed.chunks_exact(len)).enumerate() {
         c_times_short::<P, B>(sk, prep, c, Secret::S1, j, t);
-        let z = &mut t.w0;
-        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z.0);
+        B::bit_unpack(chunk, P::GAMMA1_BITS, P::GAMMA1, &mut z_j.0);
         // z = y + <<c s1>> exactly: |z| < gamma1 + beta, no reduction needed.
-        reject |= B::add_short_centered(&mut z.0, t.short, false, P::GAMMA1 - P::BETA);
-        B::bit_pack(&z.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
+        reject |= B::add_short_centered(&mut z_j.0, t.short, false, P::GAMMA1 - P::BETA);
     }
     !reject
 }
@@ -236,7 +245,6 @@ const _: () = {
 /// secret-dependent values): [`Work`]'s, wiped with it at the end of signing.
 struct RowScratch<'a> {
     w1: &'a mut Poly,
-    w0: &'a mut Poly,
     cs: &'a mut Poly,
     secret: &'a mut Poly,
     short: &'a mut [i16; 256],
