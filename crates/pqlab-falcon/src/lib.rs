@@ -59,7 +59,8 @@
 //!   the native back end a seed and Newton steps in `f64` multiplications, then an exact
 //!   128-bit integer correction (bit-identical to the correctly rounded IEEE division, so all
 //!   KAT keys and signatures are unchanged; the AVX-512 back end runs the same correction on
-//!   eight lanes in ffLDL, from a `vrcp14pd` seed); with `fpr-emu` integer operations. Square
+//!   eight lanes in ffLDL, from a `vrcp14pd` seed, the AVX2 back end the scalar steps on four
+//!   lanes); with `fpr-emu` integer operations. Square
 //!   roots (the tree's leaves) use no square-root instruction either: with the native back end
 //!   a Newton estimate in `f64` and an exact integer rounding step (bit-identical to the IEEE
 //!   square root; the AVX-512 back end runs it on eight lanes), with `fpr-emu` a fixed

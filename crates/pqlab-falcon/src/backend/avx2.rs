@@ -9,6 +9,11 @@
 //! partners are again whole vectors (with one twiddle per lane); the block is stored
 //! transposed, which is the NTT order of [`super`]. The inverse does the same in reverse.
 //!
+//! For signing, with native floating point, the FFT, the inverse FFT, splitfft, mergefft, the
+//! LDL step and the target update of ffSampling run on four `f64` lanes (`avx2_fft.rs`,
+//! `avx2_tree.rs`, `avx2_ldl.rs`; the same bits as the portable kernels); with `fpr-emu`, and
+//! for the leaf square roots, the portable kernels.
+//!
 //! The kernels are safe functions compiled with `#[target_feature(enable = "avx2")]`; the
 //! [`Ops`] methods call them in `unsafe` blocks only because the type [`Avx2`] is instantiated
 //! by `dispatch!` after `pqlab_backend` found AVX2 available. Loads and stores go through
@@ -68,6 +73,68 @@ impl Ops for Avx2 {
     fn decompress(data: &[u8], s: &mut [i16]) -> Result<(), crate::Error> {
         // SAFETY: `Avx2` is only instantiated after AVX2, BMI1, BMI2 and LZCNT were detected.
         unsafe { decompress(data, s) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn fft(f: &mut [crate::fpr::Fpr], logn: u32) {
+        if logn >= 4 {
+            let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
+            // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+            unsafe { super::avx2_fft::fft(f, logn) }
+        } else {
+            crate::fft::fft(f, logn);
+        }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn ifft(f: &mut [crate::fpr::Fpr], logn: u32) {
+        if logn >= 4 {
+            let _k = pqlab_profile::enter(pqlab_profile::Kernel::Fft);
+            // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+            unsafe { super::avx2_fft::ifft(f, logn) }
+        } else {
+            crate::fft::ifft(f, logn);
+        }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn ldlmv(
+        d11: &mut [crate::fpr::Fpr],
+        l10: &mut [crate::fpr::Fpr],
+        g00: &[crate::fpr::Fpr],
+        g01: &[crate::fpr::Fpr],
+        g11: &[crate::fpr::Fpr],
+    ) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_ldl::poly_ldlmv_fft(d11, l10, g00, g01, g11) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn split_level(
+        f: &[crate::fpr::Fpr],
+        hm: usize,
+        f0: [&mut [crate::fpr::Fpr]; 2],
+        f1: [&mut [crate::fpr::Fpr]; 2],
+    ) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::split_level(f, hm, f0, f1) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn merge_fft(f: &mut [crate::fpr::Fpr], f0: &[crate::fpr::Fpr], f1: &[crate::fpr::Fpr]) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::merge_fft(f, f0, f1) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn diff_mul_add_fft(
+        acc: &mut [crate::fpr::Fpr],
+        t1: &[crate::fpr::Fpr],
+        z1: &[crate::fpr::Fpr],
+        l10: &[crate::fpr::Fpr],
+    ) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::diff_mul_add_fft(acc, t1, z1, l10) }
     }
 }
 

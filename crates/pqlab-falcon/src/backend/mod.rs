@@ -33,6 +33,12 @@ use crate::fpr::Fpr;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx2_fft;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx2_ldl;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emu")))]
+mod avx2_tree;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
@@ -255,21 +261,22 @@ pub(crate) trait Ops {
     }
 
     /// The FFT of a polynomial of degree 2^logn in place ([`crate::fft::fft`], Falcon spec
-    /// v1.2, Section 3.7.2; the AVX-512 back end computes the same bits eight values at a time).
+    /// v1.2, Section 3.7.2; the AVX-512 back end computes the same bits eight values at a time,
+    /// the AVX2 back end four with native floating point).
     fn fft(f: &mut [Fpr], logn: u32) {
         crate::fft::fft(f, logn);
     }
 
     /// The inverse FFT in place ([`crate::fft::ifft`]; the AVX-512 back end computes the same
-    /// bits eight values at a time).
+    /// bits eight values at a time, the AVX2 back end four with native floating point).
     fn ifft(f: &mut [Fpr], logn: u32) {
         crate::fft::ifft(f, logn);
     }
 
     /// Falcon spec v1.2, Algorithm 9 (ffLDL*), line 2: the LDL step of the Falcon tree,
     /// d11 = g11 - |g01|^2 / g00 and l10 = adj(g01 / g00) in FFT representation
-    /// ([`crate::fft::poly_ldlmv_fft`]; the AVX-512 back end computes the same bits four
-    /// values at a time).
+    /// ([`crate::fft::poly_ldlmv_fft`]; the AVX-512 back end computes the same bits eight
+    /// values at a time, the AVX2 back end four with native floating point).
     fn ldlmv(d11: &mut [Fpr], l10: &mut [Fpr], g00: &[Fpr], g01: &[Fpr], g11: &[Fpr]) {
         crate::fft::poly_ldlmv_fft(d11, l10, g00, g01, g11);
     }
@@ -277,7 +284,8 @@ pub(crate) trait Ops {
     /// Falcon spec v1.2, Algorithm 1 (splitfft) on every node of one depth of the tree at once
     /// ([`crate::fft::split_level`]: `f` holds nodes of `hm` complex values each, `hm` >= 2;
     /// `f0` and `f1` receive the real and imaginary parts of the halves; the AVX-512 back end
-    /// computes the same bits eight values at a time).
+    /// computes the same bits eight values at a time, the AVX2 back end four with native
+    /// floating point).
     fn split_level(f: &[Fpr], hm: usize, f0: [&mut [Fpr]; 2], f1: [&mut [Fpr]; 2]) {
         crate::fft::split_level(f, hm, f0, f1);
     }
@@ -297,21 +305,23 @@ pub(crate) trait Ops {
     }
 
     /// Falcon spec v1.2, Algorithm 2: mergefft ([`crate::fft::poly_merge_fft`]; the AVX-512 back
-    /// end computes the same bits eight values at a time).
+    /// end computes the same bits eight values at a time, the AVX2 back end four with native
+    /// floating point).
     fn merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr]) {
         crate::fft::poly_merge_fft(f, f0, f1);
     }
 
     /// Falcon spec v1.2, Algorithm 11, line 6: `acc` += (t1 - z1) l10 in FFT representation
     /// ([`crate::fft::poly_diff_mul_add_fft`]; the AVX-512 back end computes the same bits
-    /// eight values at a time).
+    /// eight values at a time, the AVX2 back end four with native floating point).
     fn diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[Fpr]) {
         crate::fft::poly_diff_mul_add_fft(acc, t1, z1, l10);
     }
 
     /// Algorithm 8, step 6 on leaves: each x of `v` replaced by sqrt(x) `s` (the constant-time
     /// square root of [`Fpr::sqrt`]; the AVX-512 back end computes the same bits eight values
-    /// at a time).
+    /// at a time with native floating point; the AVX2 back end keeps this kernel, see
+    /// `avx2_tree.rs`).
     fn sqrt_scale(v: &mut [Fpr], s: Fpr) {
         for x in v.iter_mut() {
             *x = x.sqrt().mul(s);

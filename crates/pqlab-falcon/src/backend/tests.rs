@@ -149,28 +149,41 @@ fn check_n<B: Ops, const N: usize>(rng: &mut StdRng, case: usize) {
     assert_eq!(B::norm(&c, &t, &s2), want, "{name}: norm");
 }
 
-/// Checks every kernel of `B` against [`Portable`]; returns the number of cases run.
+/// Checks every kernel of `B` against [`Portable`]; returns the number of cases run. Fails
+/// unless the floating-point kernels were compared at every degree of the Falcon tree (bit
+/// logn of each mask: n = 2^logn), whatever the number of cases.
 fn check<B: Ops>() -> usize {
     let mut rng = StdRng::seed_from_u64(0xfa1c_0100 + B::BACKEND as u64);
     let mut cases = 0;
+    // FFT, LDL step, target update, mergefft / splitfft of one polynomial, splitfft by depth.
+    let mut sizes = [0u32; 5];
     for case in 0..CASES {
         check_n::<B, 512>(&mut rng, case);
         check_n::<B, 1024>(&mut rng, case);
         check_decompress::<B>(&mut rng, case);
-        check_ldlmv::<B>(&mut rng, case);
-        check_diff_mul_add::<B>(&mut rng, case);
+        sizes[1] |= 1 << check_ldlmv::<B>(&mut rng, case);
+        sizes[2] |= 1 << check_diff_mul_add::<B>(&mut rng, case);
         check_hash_block::<B>(&mut rng, case);
-        check_fft::<B>(&mut rng, case);
-        check_tree_kernels::<B>(&mut rng, case);
+        sizes[0] |= 1 << check_fft::<B>(&mut rng, case);
+        sizes[4] |= 1 << check_tree_kernels::<B>(&mut rng, case);
+        sizes[3] |= 1 << check_merge_split::<B>(&mut rng, case);
         cases += 1;
     }
+    // n = 2 to 1024; splitfft by depth from n = 4.
+    let all = 0b111_1111_1110;
+    assert_eq!(
+        sizes,
+        [all, all, all, all, all & !2],
+        "{:?}: degrees of the floating-point kernels compared",
+        B::BACKEND
+    );
     cases
 }
 
 /// The LDL step of `B` against the portable one, bit for bit, for every size of the tree
 /// (n = 2 to 1024) on Gram-like inputs: g00 with positive real parts of every magnitude the
 /// signer sees and small imaginary parts, random g01 and g11.
-fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
+fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) -> usize {
     use crate::fpr::Fpr;
     let logn = 1 + case % 10;
     let n = 1usize << logn;
@@ -206,14 +219,16 @@ fn check_ldlmv<B: Ops>(rng: &mut StdRng, case: usize) {
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     assert_eq!(bits(&d_a), bits(&d_b), "{:?} n = {n}: d11", B::BACKEND);
     assert_eq!(bits(&l_a), bits(&l_b), "{:?} n = {n}: l10", B::BACKEND);
+    logn
 }
 
 /// The target update of ffSampling (acc += (t1 - z1) l10) of `B` against the portable one, bit
 /// for bit, for every size n = 2 to 1024, on values of mixed magnitudes and signs (near
 /// cancellations in t1 - z1 included).
-fn check_diff_mul_add<B: Ops>(rng: &mut StdRng, case: usize) {
+fn check_diff_mul_add<B: Ops>(rng: &mut StdRng, case: usize) -> usize {
     use crate::fpr::Fpr;
-    let n = 1usize << (1 + case % 10);
+    let logn = 1 + case % 10;
+    let n = 1usize << logn;
     let mut v = [[Fpr::ZERO; 1024]; 4];
     for p in v.iter_mut() {
         for x in p[..n].iter_mut() {
@@ -240,12 +255,13 @@ fn check_diff_mul_add<B: Ops>(rng: &mut StdRng, case: usize) {
         "{:?} n = {n}: diff_mul_add_fft",
         B::BACKEND
     );
+    logn
 }
 
 /// The depth-by-depth tree kernels of `B` against the portable ones, bit for bit: splitfft over
 /// a depth of n = 4 to 1024 values with every node size, mergefft of degree 4 to 1024, and the leaf normalization sqrt(x) s on
 /// leaves of every magnitude (with zeros and subnormals, which give +0), every length 1 to 64.
-fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) {
+fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
     use crate::fpr::Fpr;
     let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
     let logn = 2 + (case % 9) as u32;
@@ -311,11 +327,47 @@ fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) {
     B::sqrt_scale(&mut v[..len], s);
     Portable::sqrt_scale(&mut w[..len], s);
     assert_eq!(bits(&v), bits(&w), "{:?}: sqrt_scale of {len}", B::BACKEND);
+    logn
+}
+
+/// mergefft and splitfft of one polynomial of `B` against the portable ones, bit for bit, for
+/// every degree n = 2 to 1024: the merge of two random halves of mixed magnitudes, and the
+/// split of a random polynomial.
+fn check_merge_split<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
+    use crate::fpr::Fpr;
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    let logn = 1 + (case % 10) as u32;
+    let n = 1usize << logn;
+    let mut v = [[Fpr::ZERO; 1024]; 3];
+    for p in v.iter_mut() {
+        for x in p[..n].iter_mut() {
+            let scale = 2f64.powi(rng.gen_range(-30..40));
+            *x = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+        }
+    }
+    let [f, f0, f1] = &v;
+    let h = n / 2;
+    let (mut a, mut b) = ([Fpr::ZERO; 1024], [Fpr::ZERO; 1024]);
+    B::merge_fft(&mut a[..n], &f0[..h], &f1[..h]);
+    Portable::merge_fft(&mut b[..n], &f0[..h], &f1[..h]);
+    assert_eq!(bits(&a), bits(&b), "{:?} n = {n}: merge_fft", B::BACKEND);
+    let mut out_a = [[Fpr::ZERO; 512]; 2];
+    let mut out_b = out_a;
+    {
+        let [x, y] = &mut out_a;
+        B::split_fft(&mut x[..h], &mut y[..h], &f[..n]);
+        let [x, y] = &mut out_b;
+        Portable::split_fft(&mut x[..h], &mut y[..h], &f[..n]);
+    }
+    for (x, y) in out_a.iter().zip(&out_b) {
+        assert_eq!(bits(x), bits(y), "{:?} n = {n}: split_fft", B::BACKEND);
+    }
+    logn
 }
 
 /// The FFT and inverse FFT of `B` against the portable ones, bit for bit, for every degree 2
 /// to 1024, on values of every magnitude the signer and key generation see.
-fn check_fft<B: Ops>(rng: &mut StdRng, case: usize) {
+fn check_fft<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
     use crate::fpr::Fpr;
     let logn = 1 + (case % 10) as u32;
     let n = 1usize << logn;
@@ -332,6 +384,7 @@ fn check_fft<B: Ops>(rng: &mut StdRng, case: usize) {
     B::ifft(&mut a[..n], logn);
     crate::fft::ifft(&mut b[..n], logn);
     assert_eq!(bits(&a), bits(&b), "{:?} n = {n}: ifft", B::BACKEND);
+    logn
 }
 
 /// HashToPoint's block step of `B` against the portable one: the next free place and the
@@ -441,7 +494,7 @@ fn norm_saturates_and_is_exact_below_2_pow_31() {
 #[test]
 fn simd_back_ends_match_portable_kernel_by_kernel() {
     pqlab_testutil::backends::each_available(
-        "Falcon NTT kernels (n = 512 and 1024)",
+        "Falcon kernels (NTT: n = 512 and 1024; FFT and tree: n = 2 to 1024)",
         CASES,
         |b| super::dispatch!(on b, B => check::<B>()),
     );
