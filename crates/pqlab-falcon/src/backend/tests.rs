@@ -259,7 +259,7 @@ fn check_diff_mul_add<B: Ops>(rng: &mut StdRng, case: usize) -> usize {
 }
 
 /// The depth-by-depth tree kernels of `B` against the portable ones, bit for bit: splitfft over
-/// a depth of n = 4 to 1024 values with every node size, mergefft of degree 4 to 1024, and the leaf normalization sqrt(x) s on
+/// a depth of n = 4 to 1024 values with every node size, and the leaf normalization sqrt(x) s on
 /// leaves of every magnitude (with zeros and subnormals, which give +0), every length 1 to 64.
 fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
     use crate::fpr::Fpr;
@@ -299,19 +299,6 @@ fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
             B::BACKEND
         );
     }
-
-    // mergefft of the two halves (n = 4 to 1024, so every small node of the packed kernels).
-    let (g0, g1) = (&f[..n / 2], &f[n / 2..n]);
-    let mut m_a = [Fpr::ZERO; 1024];
-    let mut m_b = m_a;
-    B::merge_fft(&mut m_a[..n], g0, g1);
-    Portable::merge_fft(&mut m_b[..n], g0, g1);
-    assert_eq!(
-        bits(&m_a),
-        bits(&m_b),
-        "{:?} n = {n}: merge_fft",
-        B::BACKEND
-    );
 
     let len = 1 + case % 64;
     let mut v = [Fpr::ZERO; 64];
