@@ -14,9 +14,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::backend::{self, Ops};
 use crate::error::Error;
 use crate::ffsampling::{ff_sampling, ff_sampling_dyn, ffldl_fft, tree_size};
-use crate::fft::{
-    poly_add, poly_mul_fft, poly_muladj_fft, poly_mulconst, poly_mulselfadj_fft, poly_neg,
-};
+use crate::fft::{poly_add, poly_muladj_fft, poly_mulselfadj_fft, poly_neg};
 use crate::fpr::Fpr;
 use crate::hash::{hash_to_point_ct, shake_nonce_msg};
 use crate::keys::{Signature, SigningKey};
@@ -357,10 +355,10 @@ fn target<B: Ops, const N: usize>(
     B::fft(t0, logn);
     let ni = Fpr::INVERSE_OF_Q;
     t1.copy_from_slice(t0);
-    poly_mul_fft(t1, b01);
-    poly_mulconst(t1, ni.neg());
-    poly_mul_fft(t0, b11);
-    poly_mulconst(t0, ni);
+    B::mul_fft(t1, b01);
+    B::mulconst(t1, ni.neg());
+    B::mul_fft(t0, b11);
+    B::mulconst(t0, ni);
 }
 
 /// Algorithm 10, steps 6 to 9: from the sample z (FFT form; overwritten), s = (t - z) B as
@@ -379,14 +377,14 @@ fn short_vector<B: Ops, const N: usize>(
     // v = z B: (z0 b00 + z1 b10, z0 b01 + z1 b11).
     v0.copy_from_slice(z0);
     v1.copy_from_slice(z1);
-    poly_mul_fft(z0, b00);
-    poly_mul_fft(z1, b10);
-    poly_add(z0, z1);
+    B::mul_fft(z0, b00);
+    B::mul_fft(z1, b10);
+    B::add(z0, z1);
     z1.copy_from_slice(v0);
-    poly_mul_fft(z1, b01);
+    B::mul_fft(z1, b01);
     v0.copy_from_slice(z0);
-    poly_mul_fft(v1, b11);
-    poly_add(v1, z1);
+    B::mul_fft(v1, b11);
+    B::add(v1, z1);
     B::ifft(v0, logn);
     B::ifft(v1, logn);
 

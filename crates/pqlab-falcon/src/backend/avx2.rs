@@ -136,6 +136,24 @@ impl Ops for Avx2 {
         // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
         unsafe { super::avx2_tree::diff_mul_add_fft(acc, t1, z1, l10) }
     }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn mul_fft(a: &mut [crate::fpr::Fpr], b: &[crate::fpr::Fpr]) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::mul_fft(a, b) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn add(a: &mut [crate::fpr::Fpr], b: &[crate::fpr::Fpr]) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::add_assign(a, b) }
+    }
+
+    #[cfg(not(feature = "fpr-emu"))]
+    fn mulconst(a: &mut [crate::fpr::Fpr], x: crate::fpr::Fpr) {
+        // SAFETY: AVX2 was detected (see `Avx2`); accesses are bounds-checked slices.
+        unsafe { super::avx2_tree::mulconst(a, x) }
+    }
 }
 
 /// [`crate::codec::decompress`] compiled with BMI1, BMI2 and LZCNT.

@@ -128,3 +128,46 @@ pub(super) fn diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[F
         store(acc, u + hn, _mm256_add_pd(load(acc, u + hn), p_im));
     }
 }
+
+/// [`crate::fft::poly_mul_fft`]: a *= b, four complex values at a time (the portable kernel
+/// when n / 2 is not a multiple of four).
+#[target_feature(enable = "avx2")]
+pub(super) fn mul_fft(a: &mut [Fpr], b: &[Fpr]) {
+    let hn = a.len() >> 1;
+    if !hn.is_multiple_of(4) || b.len() != a.len() {
+        crate::fft::poly_mul_fft(a, b);
+        return;
+    }
+    for u in (0..hn).step_by(4) {
+        let (re, im) = cmul(load(a, u), load(a, u + hn), load(b, u), load(b, u + hn));
+        store(a, u, re);
+        store(a, u + hn, im);
+    }
+}
+
+/// [`crate::fft::poly_add`]: a += b, four values at a time (the portable kernel when the length
+/// is not a multiple of four).
+#[target_feature(enable = "avx2")]
+pub(super) fn add_assign(a: &mut [Fpr], b: &[Fpr]) {
+    if !a.len().is_multiple_of(4) || b.len() != a.len() {
+        crate::fft::poly_add(a, b);
+        return;
+    }
+    for u in (0..a.len()).step_by(4) {
+        store(a, u, _mm256_add_pd(load(a, u), load(b, u)));
+    }
+}
+
+/// [`crate::fft::poly_mulconst`]: a *= x, four values at a time (the portable kernel when the
+/// length is not a multiple of four).
+#[target_feature(enable = "avx2")]
+pub(super) fn mulconst(a: &mut [Fpr], x: Fpr) {
+    if !a.len().is_multiple_of(4) {
+        crate::fft::poly_mulconst(a, x);
+        return;
+    }
+    let xs = load(&[x; 4], 0);
+    for u in (0..a.len()).step_by(4) {
+        store(a, u, _mm256_mul_pd(load(a, u), xs));
+    }
+}

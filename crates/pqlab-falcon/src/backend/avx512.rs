@@ -127,6 +127,21 @@ impl Ops for Avx512 {
         unsafe { super::avx512_tree::diff_mul_add_fft(acc, t1, z1, l10) }
     }
 
+    fn mul_fft(a: &mut [crate::fpr::Fpr], b: &[crate::fpr::Fpr]) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::mul_fft(a, b) }
+    }
+
+    fn add(a: &mut [crate::fpr::Fpr], b: &[crate::fpr::Fpr]) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::add_assign(a, b) }
+    }
+
+    fn mulconst(a: &mut [crate::fpr::Fpr], x: crate::fpr::Fpr) {
+        // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.
+        unsafe { super::avx512_tree::mulconst(a, x) }
+    }
+
     #[cfg(not(feature = "fpr-emu"))]
     fn sqrt_scale(v: &mut [crate::fpr::Fpr], s: crate::fpr::Fpr) {
         // SAFETY: the features were detected (see `Avx512`); accesses are bounds-checked.

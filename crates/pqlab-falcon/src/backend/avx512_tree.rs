@@ -144,6 +144,50 @@ pub(super) fn diff_mul_add_fft(acc: &mut [Fpr], t1: &[Fpr], z1: &[Fpr], l10: &[F
     }
 }
 
+/// [`crate::fft::poly_mul_fft`]: a *= b, eight complex values at a time (the portable kernel
+/// when n / 2 is not a multiple of eight).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+pub(super) fn mul_fft(a: &mut [Fpr], b: &[Fpr]) {
+    let hn = a.len() >> 1;
+    if !hn.is_multiple_of(8) || b.len() != a.len() {
+        crate::fft::poly_mul_fft(a, b);
+        return;
+    }
+    for u in (0..hn).step_by(8) {
+        let (a_re, a_im) = (load(a, u), load(a, u + hn));
+        let (b_re, b_im) = (load(b, u), load(b, u + hn));
+        store(a, u, sub(mul(a_re, b_re), mul(a_im, b_im)));
+        store(a, u + hn, add(mul(a_re, b_im), mul(a_im, b_re)));
+    }
+}
+
+/// [`crate::fft::poly_add`]: a += b, eight values at a time (the portable kernel when the
+/// length is not a multiple of eight).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+pub(super) fn add_assign(a: &mut [Fpr], b: &[Fpr]) {
+    if !a.len().is_multiple_of(8) || b.len() != a.len() {
+        crate::fft::poly_add(a, b);
+        return;
+    }
+    for u in (0..a.len()).step_by(8) {
+        store(a, u, add(load(a, u), load(b, u)));
+    }
+}
+
+/// [`crate::fft::poly_mulconst`]: a *= x, eight values at a time (the portable kernel when the
+/// length is not a multiple of eight).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
+pub(super) fn mulconst(a: &mut [Fpr], x: Fpr) {
+    if !a.len().is_multiple_of(8) {
+        crate::fft::poly_mulconst(a, x);
+        return;
+    }
+    let xs = load(&[x; 8], 0);
+    for u in (0..a.len()).step_by(8) {
+        store(a, u, mul(load(a, u), xs));
+    }
+}
+
 /// Whether the small nodes (n <= 16) run on packed vectors ([`split_small`], [`merge_small`],
 /// [`diff_mul_add_small`]): with `fpr-emu`, where one lane operation costs about two scalar
 /// emulated ones and replaces up to eight (Falcon-512 signing 701 -> 676 us with a plain key);

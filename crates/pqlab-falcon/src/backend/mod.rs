@@ -318,6 +318,25 @@ pub(crate) trait Ops {
         crate::fft::poly_diff_mul_add_fft(acc, t1, z1, l10);
     }
 
+    /// a <- a b in FFT representation, the complex product value by value
+    /// ([`crate::fft::poly_mul_fft`]; the SIMD back ends compute the same bits eight or four
+    /// values at a time).
+    fn mul_fft(a: &mut [Fpr], b: &[Fpr]) {
+        crate::fft::poly_mul_fft(a, b);
+    }
+
+    /// a <- a + b value by value ([`crate::fft::poly_add`]; the SIMD back ends compute the same
+    /// bits eight or four values at a time).
+    fn add(a: &mut [Fpr], b: &[Fpr]) {
+        crate::fft::poly_add(a, b);
+    }
+
+    /// a <- a x value by value ([`crate::fft::poly_mulconst`]; the SIMD back ends compute the
+    /// same bits eight or four values at a time).
+    fn mulconst(a: &mut [Fpr], x: Fpr) {
+        crate::fft::poly_mulconst(a, x);
+    }
+
     /// Algorithm 8, step 6 on leaves: each x of `v` replaced by sqrt(x) `s` (the constant-time
     /// square root of [`Fpr::sqrt`]; the AVX-512 back end computes the same bits eight values
     /// at a time with native floating point; the AVX2 back end keeps this kernel, see

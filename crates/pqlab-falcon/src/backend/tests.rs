@@ -155,8 +155,9 @@ fn check_n<B: Ops, const N: usize>(rng: &mut StdRng, case: usize) {
 fn check<B: Ops>() -> usize {
     let mut rng = StdRng::seed_from_u64(0xfa1c_0100 + B::BACKEND as u64);
     let mut cases = 0;
-    // FFT, LDL step, target update, mergefft / splitfft of one polynomial, splitfft by depth.
-    let mut sizes = [0u32; 5];
+    // FFT, LDL step, target update, mergefft / splitfft of one polynomial, splitfft by depth,
+    // product / sum / scaling.
+    let mut sizes = [0u32; 6];
     for case in 0..CASES {
         check_n::<B, 512>(&mut rng, case);
         check_n::<B, 1024>(&mut rng, case);
@@ -167,13 +168,14 @@ fn check<B: Ops>() -> usize {
         sizes[0] |= 1 << check_fft::<B>(&mut rng, case);
         sizes[4] |= 1 << check_tree_kernels::<B>(&mut rng, case);
         sizes[3] |= 1 << check_merge_split::<B>(&mut rng, case);
+        sizes[5] |= 1 << check_mul_add_scale::<B>(&mut rng, case);
         cases += 1;
     }
     // n = 2 to 1024; splitfft by depth from n = 4.
     let all = 0b111_1111_1110;
     assert_eq!(
         sizes,
-        [all, all, all, all, all & !2],
+        [all, all, all, all, all & !2, all],
         "{:?}: degrees of the floating-point kernels compared",
         B::BACKEND
     );
@@ -314,6 +316,35 @@ fn check_tree_kernels<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
     B::sqrt_scale(&mut v[..len], s);
     Portable::sqrt_scale(&mut w[..len], s);
     assert_eq!(bits(&v), bits(&w), "{:?}: sqrt_scale of {len}", B::BACKEND);
+    logn
+}
+
+/// The value-by-value kernels of `B` (complex product, sum, product by a constant) against the
+/// portable ones, bit for bit, for every degree n = 2 to 1024 on values of mixed magnitudes.
+fn check_mul_add_scale<B: Ops>(rng: &mut StdRng, case: usize) -> u32 {
+    use crate::fpr::Fpr;
+    let bits = |x: &[Fpr]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    let logn = 1 + (case % 10) as u32;
+    let n = 1usize << logn;
+    let mut v = [[Fpr::ZERO; 1024]; 2];
+    for p in v.iter_mut() {
+        for x in p[..n].iter_mut() {
+            let scale = 2f64.powi(rng.gen_range(-30..40));
+            *x = Fpr::from_bits((scale * rng.gen_range(-1.0..1.0f64)).to_bits());
+        }
+    }
+    let [a, b] = &v;
+    let x = Fpr::from_bits(rng.gen_range(-1e6..1e6f64).to_bits());
+    let (mut p, mut q) = (*a, *a);
+    B::mul_fft(&mut p[..n], &b[..n]);
+    Portable::mul_fft(&mut q[..n], &b[..n]);
+    assert_eq!(bits(&p), bits(&q), "{:?} n = {n}: mul_fft", B::BACKEND);
+    B::add(&mut p[..n], &b[..n]);
+    Portable::add(&mut q[..n], &b[..n]);
+    assert_eq!(bits(&p), bits(&q), "{:?} n = {n}: add", B::BACKEND);
+    B::mulconst(&mut p[..n], x);
+    Portable::mulconst(&mut q[..n], x);
+    assert_eq!(bits(&p), bits(&q), "{:?} n = {n}: mulconst", B::BACKEND);
     logn
 }
 
