@@ -12,9 +12,14 @@
 //! * [`hash_to_point_vartime`] and [`hash_to_point_ct`]: HashToPoint (Section 3.7).
 //! * [`fpr::Fpr`]: the floating-point type of the signer; native `f64` by default, an
 //!   integer-only binary64 emulation with the `fpr-emu` feature (bit-identical results). On
-//!   AVX-512 the signer's FFT, inverse FFT, splitfft, mergefft, LDL step and target update run
-//!   eight values at a time with either: `vaddpd` / `vmulpd`, or the emulation's integer
-//!   sequence on eight lanes (the sampler stays scalar).
+//!   AVX-512 the signer's FFT, inverse FFT, splitfft, mergefft, LDL step, target update and
+//!   the value-by-value products run eight values at a time with either: `vaddpd` /
+//!   `vmulpd`, or the emulation's integer sequence on eight lanes (the sampler stays scalar;
+//!   with `fpr-emu` the small tree nodes, n <= 16, run packed, real parts in four lanes and
+//!   imaginary parts in the other four). On AVX2 the same kernels run four native `f64` lanes
+//!   at a time (with `fpr-emu`, the portable kernels). Signing with an [`ExpandedKey`] uses
+//!   the back end's kernels with `fpr-emu` and the portable ones with native floating point
+//!   (faster there: the vector kernels between the scalar sampler's steps measured slower).
 //!
 //! Signing draws randomness as the round-3 reference does (40-byte nonce, then a 48-byte seed
 //! for the SHAKE256 that seeds the sampler's ChaCha20 PRNG), so that
