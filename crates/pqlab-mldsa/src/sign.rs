@@ -406,8 +406,9 @@ fn sign_loop_with<P: ParameterSet, B: Ops, const N: usize>(
             continue;
         }
 
-        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h): z is in place, h is packed now
-        // (HintBitPack, Algorithm 20: the hints of an accepted attempt are published).
+        // Line 33: sigma = sigEncode(c_tilde, z mod± q, h): z packed into its place, h packed
+        // now (HintBitPack, Algorithm 20: the hints of an accepted attempt are published).
+        work.pack_z::<B>(z_part);
         ct_part.copy_from_slice(&c_tilde[..P::C_TILDE_LEN]);
         hint_bit_pack::<P>(&hint_bits[..P::K], h_part);
         rho_pp.zeroize();

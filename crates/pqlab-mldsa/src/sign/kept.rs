@@ -87,8 +87,8 @@ impl<P: ParameterSet> Work<P> {
     /// branch ([`all_of`](super::all_of)), so that which of the two rejected an attempt is not
     /// revealed; then, where both passed, <<c t0>> and the hints into `bits` (a check that
     /// rejects an attempt in 0.3 to 0.8 % of signatures: see `pqlab-ct`'s finding
-    /// `mldsa-sign-hint-stage`); z is packed into `z_part` (sigEncode's place of z, Algorithm
-    /// 26) only for an accepted attempt. Each part computes all its rows or columns. The checks
+    /// `mldsa-sign-hint-stage`); z stays in the place of NTT(y) until [`Work::pack_z`] packs the
+    /// accepted one. Each part computes all its rows or columns. The checks
     /// and hints are in the reference form, on w0 and w1 kept from [`Work::commit`] (see
     /// [`r0_row`]).
     pub(super) fn respond<B: Ops>(
@@ -120,15 +120,16 @@ impl<P: ParameterSet> Work<P> {
         c_hat.0 = c.c.0;
         c_hat.ntt::<B>();
         let w1_packed = &self.w1_packed[..P::K * 32 * P::W1_BITS];
-        if !hint_rows::<P, B>(sk, prep, c_hat, self.w.as_mut(), w1_packed, t, bits) {
-            return false;
-        }
-        // Line 33's z of the accepted attempt, BitPack(z, gamma1 - 1, gamma1).
+        hint_rows::<P, B>(sk, prep, c_hat, self.w.as_mut(), w1_packed, t, bits)
+    }
+
+    /// FIPS 204, Algorithm 7 line 33 (sigEncode, Algorithm 26), the z part: BitPack(z,
+    /// gamma1 - 1, gamma1) of the attempt [`Work::respond`] accepted into `z_part`.
+    pub(super) fn pack_z<B: Ops>(&self, z_part: &mut [u8]) {
         let len = 32 * P::GAMMA1_BITS;
-        for (z_j, chunk) in z.iter().zip(z_part.chunks_exact_mut(len)) {
+        for (z_j, chunk) in self.y_hat.as_ref().iter().zip(z_part.chunks_exact_mut(len)) {
             B::bit_pack(&z_j.0, P::GAMMA1_BITS, P::GAMMA1, chunk);
         }
-        true
     }
 }
 

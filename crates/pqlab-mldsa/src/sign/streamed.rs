@@ -76,6 +76,9 @@ impl<P: ParameterSet> Work<P> {
         h.finalize().squeeze(c_tilde);
     }
 
+    /// Nothing: under `small-memory` z is built in its packed place in the signature.
+    pub(super) fn pack_z<B: Ops>(&self, _z_part: &mut [u8]) {}
+
     /// FIPS 204, Algorithm 7 lines 19 to 28 for challenge `c`: the checks of lines 20 and 23
     /// and the hints of lines 25 to 28 row by row from each row of w recomputed ([`hint_row`]),
     /// then z over y in `z_part` column by column ([`z_columns`]). Every part computes all its
