@@ -164,7 +164,11 @@ for a in "${SIG_ALGS[@]}"; do
     "$PQLAB" cert verify "$bc/cert-leaf.pem" --ca "$bc/cert-ca.pem"
   pem_to_der "$bc/cert-leaf.pem" "$work/leaf.der"
   size=$(stat -c %s "$work/leaf.der")
+  cp "$work/leaf.der" "$work/leaf-good.der"
   printf '\x5a' | dd of="$work/leaf.der" bs=1 seek=$((size - 20)) conv=notrunc status=none
+  # (Another value where the byte was 0x5a already: the signature must change.)
+  cmp -s "$work/leaf-good.der" "$work/leaf.der" && printf '\xa5' |
+    dd of="$work/leaf.der" bs=1 seek=$((size - 20)) conv=notrunc status=none
   { echo "-----BEGIN CERTIFICATE-----"; base64 -w 64 "$work/leaf.der"; echo "-----END CERTIFICATE-----"; } \
     >"$work/leaf-bad.pem"
   expect "$a" "pqlab cert verify of it with a changed signature byte" 1 \
