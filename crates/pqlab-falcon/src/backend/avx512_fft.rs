@@ -66,7 +66,12 @@ fn idx(i: [i64; 8]) -> __m512i {
 /// (a_re + i a_im)(b_re + i b_im) lane by lane, as [`crate::fft::cmul`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd")]
 #[inline]
-fn cmul(a_re: __m512d, a_im: __m512d, b_re: __m512d, b_im: __m512d) -> (__m512d, __m512d) {
+pub(super) fn cmul(
+    a_re: __m512d,
+    a_im: __m512d,
+    b_re: __m512d,
+    b_im: __m512d,
+) -> (__m512d, __m512d) {
     (
         sub(mul(a_re, b_re), mul(a_im, b_im)),
         add(mul(a_re, b_im), mul(a_im, b_re)),

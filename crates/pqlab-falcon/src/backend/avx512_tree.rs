@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx512_fft::{GM_TAB, load, load_gm, store};
+use super::avx512_fft::{GM_TAB, cmul, load, load_gm, store};
 use super::avx512_fpr::{add, mul, sub};
 #[cfg(not(feature = "fpr-emu"))]
 use super::avx512_ldl::splat;
@@ -154,10 +154,9 @@ pub(super) fn mul_fft(a: &mut [Fpr], b: &[Fpr]) {
         return;
     }
     for u in (0..hn).step_by(8) {
-        let (a_re, a_im) = (load(a, u), load(a, u + hn));
-        let (b_re, b_im) = (load(b, u), load(b, u + hn));
-        store(a, u, sub(mul(a_re, b_re), mul(a_im, b_im)));
-        store(a, u + hn, add(mul(a_re, b_im), mul(a_im, b_re)));
+        let (re, im) = cmul(load(a, u), load(a, u + hn), load(b, u), load(b, u + hn));
+        store(a, u, re);
+        store(a, u + hn, im);
     }
 }
 
