@@ -1,6 +1,6 @@
 //! `pqlab-ct`: the constant-time check of pqlab, by a tool.
 //!
-//! Two checks, both run by `.ci/ct` (which builds this crate in release mode, twice: with
+//! Three checks, all run by `.ci/ct` (which builds this crate in release mode, twice: with
 //! native floating point and with Falcon's `fpr-emu`):
 //!
 //! 1. **Secret tainting under valgrind memcheck** (the ctgrind / TIMECOP method). `pqlab-ct
@@ -22,12 +22,20 @@
 //!    it came from (inlined code keeps its own file and line) and fails on any that is not in
 //!    [`gate::ALLOWED`] (shown to work on public data) or [`gate::KNOWN`] (open findings).
 //!
+//! 3. **The trace check** ([`trace`]), for the back end valgrind cannot run (AVX-512) and any
+//!    other: `pqlab-ct trace CASE...` runs each operation twice, with different secrets and the
+//!    same public inputs, in two forked children with the trap flag set, records every
+//!    instruction address, and requires the two traces to be equal up to a branch the standard
+//!    makes public ([`findings::EXPECTED`] again). A self-test shows it sees a secret branch.
+//!
 //! Exit status: 0 clean (only known entries), 1 a new finding, 2 usage or input error, 3 the
 //! back end asked for cannot run here (not checked).
 
 mod findings;
 mod gate;
 mod taint;
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+mod trace;
 mod valgrind;
 
 use std::process::ExitCode;
@@ -35,6 +43,7 @@ use std::process::ExitCode;
 fn usage() -> ExitCode {
     eprintln!(
         "usage: pqlab-ct taint all|CASE...   (under valgrind; PQLAB_BACKEND picks the back end)\n\
+         \x20      pqlab-ct trace [--limit N] all|quick|CASE[:I,J]... (secret pairs' traces)\n\
          \x20      pqlab-ct classify LOG...     (memcheck logs of `taint`)\n\
          \x20      pqlab-ct gate DISASSEMBLY     (objdump -d -l -C --no-show-raw-insn output)\n\
          \x20      pqlab-ct list                 (the known findings and the allowlist, with reasons)\n\
@@ -103,6 +112,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.split_first() {
         Some((cmd, rest)) if cmd == "taint" && !rest.is_empty() => run_taint(rest),
+        #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+        Some((cmd, rest)) if cmd == "trace" && !rest.is_empty() => trace::run(rest),
+        #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+        Some((cmd, _)) if cmd == "trace" => {
+            println!("pqlab-ct: NOT CHECKED: the trace check runs on x86-64 Linux only");
+            ExitCode::from(3)
+        }
         Some((cmd, rest)) if cmd == "classify" && !rest.is_empty() => findings::classify(rest),
         Some((cmd, [file])) if cmd == "gate" => gate::gate(file),
         Some((cmd, [])) if cmd == "list" => list(),
