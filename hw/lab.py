@@ -46,6 +46,8 @@ def main(argv=None) -> int:
     p.add_argument("--pnr-full", action="store_true",
                    help="also place and route designs over 60 %% of the HX8K (router2, bounded)")
     p.add_argument("--keep", default=None, help="keep the synthesis files under this folder")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="variants run at a time, each in its own process (default: one per CPU)")
     args = p.parse_args(argv)
     try:
         import amaranth  # noqa: F401
@@ -59,7 +61,7 @@ def main(argv=None) -> int:
     try:
         result = flow.run(split(args.cores), split(args.configs), quick=args.quick,
                           pnr=not args.no_pnr, pnr_timeout=args.pnr_timeout, pnr_full=args.pnr_full,
-                          keep=args.keep,
+                          keep=args.keep, jobs=args.jobs,
                           log=lambda m: print(m, file=sys.stderr, flush=True))
     except flow.ToolMissing as e:
         print(f"lab.py: error: {e}", file=sys.stderr)

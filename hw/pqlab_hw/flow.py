@@ -12,7 +12,10 @@ Clock figures, two of them, neither a Virtex-7 timing:
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import multiprocessing
+import os
 import pathlib
 import re
 import shutil
@@ -542,6 +545,14 @@ def selected(cores: list[str] | None, configs: list[str] | None, first_only: boo
                 break
 
 
+def _run_nth(cores, configs, quick: bool, n: int, kw: dict) -> dict:
+    """run_variant of the n-th variant `selected` gives (in a worker process)."""
+    for i, (mod, v) in enumerate(selected(cores, configs, first_only=quick)):
+        if i == n:
+            return run_variant(mod, v, **kw)
+    raise IndexError(n)
+
+
 def run(
     cores: list[str] | None = None,
     configs: list[str] | None = None,
@@ -552,28 +563,47 @@ def run(
     pnr_full: bool = False,
     keep: str | None = None,
     log=print,
+    jobs: int | None = None,
 ) -> dict:
     """Runs the flow; `quick`: one variant of each core (its first baseline), place and route
-    only for QUICK_PNR (a small core: the iCE40 path in seconds)."""
+    only for QUICK_PNR (a small core: the iCE40 path in seconds); `jobs` variants at a time
+    (default: one per CPU)."""
     if quick:
         configs = configs or ["baseline"]
     t_run = time.monotonic()
+    pairs = list(selected(cores, configs, first_only=quick))
+    kw = [dict(pnr=pnr and (not quick or v.id in QUICK_PNR), pnr_timeout=pnr_timeout, keep=keep,
+               pnr_full=pnr_full) for _, v in pairs]  # fmt: skip
+    for (_, v), k in zip(pairs, kw):
+        log(f"[hw] {v.id}: simulate, synthesize"
+            + (", place and route (iCE40)" if k["pnr"] else ""))  # fmt: skip
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(pairs)))
+    pool = None
+    if jobs == 1:
+        results = (run_variant(mod, v, **k) for (mod, v), k in zip(pairs, kw))
+    else:
+        # One process per variant at a time (the simulations are Python, the syntheses
+        # subprocesses): forked, each finds its variant again by index.
+        ctx = multiprocessing.get_context("fork")
+        pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=ctx)
+        futures = [pool.submit(_run_nth, cores, configs, quick, i, k) for i, k in enumerate(kw)]
+        results = (f.result() for f in futures)
     rows = []
-    for mod, v in selected(cores, configs, first_only=quick):
-        v_pnr = pnr and (not quick or v.id in QUICK_PNR)
-        log(f"[hw] {v.id}: simulate, synthesize" + (", place and route (iCE40)" if v_pnr else ""))
-        row = run_variant(mod, v, pnr=v_pnr, pnr_timeout=pnr_timeout, keep=keep,
-                          pnr_full=pnr_full)
-        if row["error"]:
-            log(f"[hw] {v.id}: FAILED: {row['error']}")
-        else:
-            ice = row["ice40"].get("fmax_mhz")
-            log(
-                f"[hw] {v.id}: {row['cycles']} cycles, {row['ff']} FF, {row['lut']} LUT, "
-                f"{row['dsp']} DSP, {row['bram']} BRAM, ~{row['xc7_period_ns_est']} ns (xc7 est)"
-                + (f", {ice} MHz (iCE40)" if ice else "")
-            )
-        rows.append(row)
+    try:
+        for (_, v), row in zip(pairs, results):
+            if row["error"]:
+                log(f"[hw] {v.id}: FAILED: {row['error']}")
+            else:
+                ice = row["ice40"].get("fmax_mhz")
+                log(
+                    f"[hw] {v.id}: {row['cycles']} cycles, {row['ff']} FF, {row['lut']} LUT, "
+                    f"{row['dsp']} DSP, {row['bram']} BRAM, ~{row['xc7_period_ns_est']} ns "
+                    "(xc7 est)" + (f", {ice} MHz (iCE40)" if ice else "")
+                )
+            rows.append(row)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return {
         "schema": "pqlab-hw/1",
         "note": "ours are RTL kernels (one critical function each), not whole schemes",
