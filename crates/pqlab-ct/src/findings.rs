@@ -113,17 +113,6 @@ pub const EXPECTED: &[Expected] = &[
                  reference implementations). A leak of the rejection pattern only.",
     },
     Expected {
-        id: "mldsa-expand-s-rejection-avx512",
-        file: "pqlab-mldsa/src/backend/avx512/sample.rs",
-        function: "rej_eta",
-        lines: &[],
-        kind: Kind::Public,
-        reason: "the AVX-512 RejBoundedPoly of ExpandS (Alg. 31/33), seen by the trace check \
-                 (its stack ends at the kernel): the same rejection pattern of independent, \
-                 uniform nibbles as `mldsa-expand-s-rejection`, independent of the accepted \
-                 coefficients of s1, s2.",
-    },
-    Expected {
         id: "mldsa-expand-a-rho",
         file: "pqlab-mldsa/src/",
         function: "expand_a",
@@ -131,6 +120,15 @@ pub const EXPECTED: &[Expected] = &[
         kind: Kind::Public,
         reason: "ExpandA / RejNTTPoly on rho, derived from the secret xi in KeyGen but \
                  published in pk.",
+    },
+    Expected {
+        id: "mldsa-expand-a-batch",
+        file: "pqlab-mldsa/src/",
+        function: "sample_batch",
+        lines: &[],
+        kind: Kind::Public,
+        reason: "ExpandA's RejNTTPoly (Alg. 30/32) in Keccak batches on rho, as \
+                 `mldsa-expand-a-rho` (the trace check's stack names the batch function).",
     },
     Expected {
         id: "mldsa-skdecode-range",

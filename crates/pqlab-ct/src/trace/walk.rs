@@ -25,22 +25,59 @@ pub fn load_bias(exe: &std::path::Path) -> Result<u64, String> {
         .ok_or_else(|| "the executable's mapping is not in /proc/self/maps".into())
 }
 
-/// The source frames of the instruction at `addr`, innermost first (`addr2line -f -i -C`,
-/// [`parse_addr2line`]). The running image is read through /proc, so that a rebuild of the
-/// file on disk does not matter.
-fn frames_at(addr: u64) -> Result<Vec<Frame>, String> {
+/// The source frames of the instructions at `addrs` (a branch and its callers' call sites),
+/// innermost first (`addr2line -a -f -i -C`, [`parse_addr2line`]). The running image is read
+/// through /proc, so that a rebuild of the file on disk does not matter.
+fn frames_at(addrs: &[u64]) -> Result<Vec<Frame>, String> {
     let out = Command::new("addr2line")
         .arg("-e")
         .arg(format!("/proc/{}/exe", std::process::id()))
-        .args(["-f", "-i", "-C"])
-        .arg(format!("{addr:#x}"))
+        .args(["-a", "-f", "-i", "-C"])
+        .args(addrs.iter().map(|a| format!("{a:#x}")))
         .output()
         .map_err(|e| format!("addr2line (binutils): {e}"))?;
-    let frames = parse_addr2line(&String::from_utf8_lossy(&out.stdout));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each address's block starts with the address itself (-a).
+    let mut frames = Vec::new();
+    let mut block = String::new();
+    for line in text.lines().chain(core::iter::once("0x")) {
+        if line.starts_with("0x") {
+            frames.extend(parse_addr2line(&block));
+            block.clear();
+        } else {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
     if frames.is_empty() {
-        return Err(format!("addr2line found nothing at {addr:#x}"));
+        return Err(format!("addr2line found nothing at {:#x}", addrs[0]));
     }
     Ok(frames)
+}
+
+/// The branch `t[at]` and the call sites of the functions it runs in, innermost first (at most
+/// `levels`): going back from `at`, the last `call` into a deeper frame (an instruction
+/// followed by one a word deeper that is not the next instruction: a function's prologue
+/// pushes are followed by the next one).
+fn call_chain(t: &[u64], at: usize, levels: usize) -> Vec<u64> {
+    let addr = |w: u64| w & tracer::ADDRESS;
+    let is_call = |p: usize| {
+        depth(t[p + 1]) == depth(t[p]) + 1
+            && !(1..=15).contains(&addr(t[p + 1]).wrapping_sub(addr(t[p])))
+    };
+    let mut chain = vec![t[at]];
+    let mut k = at;
+    while chain.len() < levels {
+        let d = depth(t[k]);
+        match (0..k).rev().find(|&p| depth(t[p]) < d && is_call(p)) {
+            Some(p) => {
+                chain.push(t[p]);
+                k = p;
+            }
+            None => break,
+        }
+    }
+    chain
 }
 
 /// The frames of `addr2line -f -i` output (a function line, then a FILE:LINE line, per frame),
@@ -90,8 +127,9 @@ pub enum Outcome {
     New(usize, Vec<Frame>),
 }
 
-/// The entry and site of a parting after the instruction at `addr`; cached per address.
-type Sites = HashMap<u64, Result<(&'static Expected, String), Vec<Frame>>>;
+/// The entry and site of a parting after a branch, by the branch and its call sites
+/// ([`call_chain`]).
+type Sites = HashMap<Vec<u64>, Result<(&'static Expected, String), Vec<Frame>>>;
 
 /// Walks the traces `ta` and `tb`: equal instructions, then at each parting the site of the
 /// branch; a site no entry covers ends the walk as [`Outcome::New`]. With `resync_on`, a known
@@ -125,17 +163,24 @@ pub fn walk(
             }
             _ => {}
         }
-        let Some(&branch) = i.checked_sub(1).map(|k| &ta[k]) else {
+        if i == 0 {
             return Err("the traces differ at their first instruction".into());
-        };
-        if let std::collections::hash_map::Entry::Vacant(v) = sites.entry(branch) {
-            let frames = frames_at((branch & tracer::ADDRESS) - bias)?;
-            v.insert(match findings::expected_at(&frames) {
-                Some(x) => Ok((x, site_name(&frames))),
-                None => Err(frames),
-            });
         }
-        let (entry, site) = match &sites[&branch] {
+        let chain: Vec<u64> = call_chain(ta, i - 1, LEVELS)
+            .iter()
+            .map(|w| (w & tracer::ADDRESS) - bias)
+            .collect();
+        let site = match sites.entry(chain) {
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let frames = frames_at(v.key())?;
+                v.insert(match findings::expected_at(&frames) {
+                    Some(x) => Ok((x, site_name(&frames))),
+                    None => Err(frames),
+                })
+            }
+        };
+        let (entry, site) = match site {
             Ok(x) => x.clone(),
             Err(frames) => return Ok(Outcome::New(equal, frames.clone())),
         };
@@ -172,6 +217,9 @@ fn site_name(frames: &[Frame]) -> String {
         .map(|f| format!("{}:{}", f.file.as_deref().unwrap_or("?"), f.line))
         .unwrap_or_default()
 }
+
+/// The most call sites looked up for a parting's stack.
+const LEVELS: usize = 24;
 
 /// The stack depth of a recorded word ([`tracer::ADDRESS`]).
 fn depth(word: u64) -> u64 {
