@@ -57,15 +57,24 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The back end `PQLAB_BACKEND` forces, or the best the CPU has; where the forced one cannot
+/// run here, a NOT CHECKED line (with `why`) and exit status 3.
+fn backend(why: &str) -> Result<pqlab_backend::Backend, ExitCode> {
+    match pqlab_backend::from_env() {
+        Ok(Some(b)) => Ok(b),
+        Ok(None) => Ok(pqlab_backend::selected()),
+        Err(e) => {
+            println!("pqlab-ct: NOT CHECKED: {e}{why}");
+            Err(ExitCode::from(3))
+        }
+    }
+}
+
 /// `taint`: runs the named cases (or all) and reports how many memcheck errors each added.
 fn run_taint(names: &[String]) -> ExitCode {
-    let backend = match pqlab_backend::from_env() {
-        Ok(Some(b)) => b,
-        Ok(None) => pqlab_backend::selected(),
-        Err(e) => {
-            println!("pqlab-ct: NOT CHECKED: {e} (valgrind hides CPU features it cannot run)");
-            return ExitCode::from(3);
-        }
+    let backend = match backend(" (valgrind hides CPU features it cannot run)") {
+        Ok(b) => b,
+        Err(rc) => return rc,
     };
     if !valgrind::running_on_valgrind() {
         println!("pqlab-ct: not under valgrind: the cases run, but nothing is checked");

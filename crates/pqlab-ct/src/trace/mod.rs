@@ -268,13 +268,9 @@ pub fn run(args: &[String]) -> ExitCode {
         println!("pqlab-ct: trace: cases: {}, quick, all", cases.join(" "));
         return ExitCode::from(2);
     }
-    let backend = match pqlab_backend::from_env() {
-        Ok(Some(b)) => b,
-        Ok(None) => pqlab_backend::selected(),
-        Err(e) => {
-            println!("pqlab-ct: NOT CHECKED: {e}");
-            return ExitCode::from(3);
-        }
+    let backend = match crate::backend("") {
+        Ok(b) => b,
+        Err(rc) => return rc,
     };
     let setup = std::env::current_exe()
         .map_err(|e| format!("the executable's path: {e}"))
