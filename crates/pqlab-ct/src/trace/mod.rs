@@ -4,14 +4,15 @@
 //!
 //! Each case runs one operation twice, in two forked children with the same public inputs and
 //! different secrets, with the trap flag set, and records the address of every instruction
-//! executed ([`tracer`]). A constant-time operation executes the same instructions in the same
-//! order whatever its secrets, so the two traces must be equal. Where they differ, the site is
-//! the last instruction both executed (the branch that went two ways); it is mapped to its
-//! source line with `addr2line` (inlined frames included) and sorted like a memcheck error
+//! executed, with its depth of calls ([`tracer`]). A constant-time operation executes the same
+//! instructions in the same order whatever its secrets, so the two traces must be equal. Where
+//! they differ, the site is the last instruction both executed (the branch that went two ways);
+//! it and the call sites of its callers (found in the trace) are mapped to source lines with
+//! `addr2line` (inlined frames included) and sorted like a memcheck error's stack
 //! ([`crate::findings::EXPECTED`], [`walk`]): a branch the standard makes public (an attempt's
 //! rejection, a sampler's) ends the comparison there, or with `--resync` the comparison goes on
-//! from where both traces run the same code again (a sampler's rejection loop done); any other
-//! site is a new finding and fails the check.
+//! from the return of the function that holds the branch; any other site is a new finding and
+//! fails the check.
 //!
 //! The pairs (secret inputs differ, public inputs equal):
 //! * ML-KEM **Decaps**: dk with the same ek and H(ek), different s and z, on one ciphertext
@@ -21,10 +22,10 @@
 //! * ML-DSA **Sign** (plain and expanded key, the expansion traced too): keys with the same rho,
 //!   K and tr and different s1, s2, t0, on one message with one rnd, so that y, w and c agree and
 //!   only the secrets differ (compared up to the first attempt whose outcome differs);
-//!   **KeyGen** from two seeds (up to ExpandA's rejection on rho).
+//!   **KeyGen** from two seeds (the rejections of ExpandS and, on rho, ExpandA are public).
 //! * Falcon **Sign** (plain key; expanded key with the expansion, the ffLDL tree, traced): two
-//!   keys, one message, one nonce and sampler seed (compared up to the first rejection of the
-//!   sampler that differs). Key generation is not traced: NTRUSolve is an open finding.
+//!   keys, one message, one nonce and sampler seed (the sampler's rejections are public). Key
+//!   generation is not traced: NTRUSolve is an open finding.
 //!
 //! What it does not see: memory addresses (a table lookup at a secret index executes the same
 //! instructions; memcheck sees those for the portable and AVX2 back ends) and operand-dependent

@@ -183,11 +183,12 @@ fn start(op: &Op, map: &Shared, side: usize) -> Result<libc::pid_t, String> {
     // no other register or memory of ours changes); between them every instruction raises
     // SIGTRAP, which `on_trap` handles and returns from.
     unsafe { core::arch::asm!("pushfq", "or qword ptr [rsp], 0x100", "popfq") };
-    op();
+    // A panic must not unwind into the parent's code (this is a forked copy of it).
+    let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(op)).is_ok();
     // SAFETY: as above; then the child ends at once.
     unsafe {
         core::arch::asm!("pushfq", "and qword ptr [rsp], -0x101", "popfq");
-        libc::_exit(0)
+        libc::_exit(if ok { 0 } else { 101 })
     }
 }
 
